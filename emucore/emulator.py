@@ -1,0 +1,400 @@
+"""``Emulator``: one game running on one libretro core, with stable-retro's RetroEmulator API.
+
+>>> with Emulator("integrations/StudioDemo-Genesis/rom.md") as emu:
+...     emu.set_button_mask(1 << 7)        # RIGHT
+...     emu.step()
+...     frame = emu.get_screen()           # (224, 320, 3) uint8
+
+Several emulators, of the same core too, can live in one process: each loads a private copy
+of its core. ``step()`` releases the GIL while the core runs.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from emucore.corefinder import FoundCore, find_core
+from emucore.errors import GameLoadError, StateError
+from emucore.fileio import atomic_write_bytes
+from emucore.libretro._native import ffi, lib
+from emucore.libretro.session import CoreSession
+from emucore.libretro.structs import (
+    DEVICE_JOYPAD,
+    MEMORY_REGION_NAMES,
+    MEMORY_SYSTEM_RAM,
+    PIXEL_FORMAT_NAMES,
+    Geometry,
+    Timing,
+)
+from emucore.memory import AddressSpace, Block, descriptor_length
+from emucore.paths import user_data_dir
+from emucore.rom import read_rom
+from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
+
+MAX_PLAYERS = 2
+MAX_STATE_BYTES = 256 << 20
+_BIT_WEIGHTS = (1 << np.arange(16, dtype=np.int64)).astype(np.int64)
+
+
+def _compat_screen_size(core: CoreLibrary, rom_path: Path, geometry: Geometry) -> tuple[int, int]:
+    """stable-retro's fixed observation size: av_info at load, patched per core."""
+    width, height = geometry.base_width, geometry.base_height
+    override = core.screen_override
+    by_suffix = override.get("by_path_suffix", {})
+    if str(rom_path)[-1:] in by_suffix:
+        width, height = by_suffix[str(rom_path)[-1:]]
+    if "width" in override:
+        width = override["width"]
+    if "size" in override:
+        width, height = override["size"]
+    return int(width), int(height)
+
+
+class Emulator:
+    """A ROM running on a libretro core.
+
+    Args:
+        rom_path: the ROM file; its extension selects the system (as in stable-retro).
+        core: a core library name (``"nestopia"``) or a path to a ``.so``; by default the
+            system's preferred core that is installed.
+        options: core option overrides, ``{key: value}``.
+        system: force a system token instead of deriving it from the extension.
+    """
+
+    def __init__(
+        self,
+        rom_path: str | os.PathLike[str],
+        core: str | os.PathLike[str] | None = None,
+        *,
+        options: Mapping[str, str] | None = None,
+        system: str | None = None,
+    ):
+        self.rom_path = Path(rom_path)
+        self.system: System = get_system(system) if system else system_for_path(self.rom_path)
+        self._rom_data = read_rom(self.rom_path, self.system)
+        self.core: FoundCore = find_core(self.system, core)
+        self.core_library = library(self.core.lib)
+        self._options = dict(options or {})
+        self._session: CoreSession | None = None
+        self._address_space: AddressSpace | None = None
+        self._address_key: tuple[Any, ...] = ()
+        self._cheats = 0
+        self._open_core()
+        self._screen_size = _compat_screen_size(self.core_library, self.rom_path, self.session.load_geometry)
+        self.step()  # stable-retro runs one frame at load, so a frame exists before any read
+
+    # ---- lifecycle ----
+
+    def _open_core(self) -> None:
+        system_dir = Path(os.environ.get("EMUCORE_SYSTEM_DIR") or user_data_dir() / "system")
+        session = CoreSession(
+            self.core.path,
+            compat_answers=self.core_library.compat_options,
+            options=self._options,
+            system_dir=system_dir,
+        )
+        try:
+            if not session.load_game(self.rom_path, self._rom_data):
+                said = session.recent_errors()
+                detail = f"; the core said: {' | '.join(said[-3:])}" if said else ""
+                raise GameLoadError(self.rom_path, f"the {self.core.lib} core refused to load it{detail}")
+            for port in range(MAX_PLAYERS):
+                session.set_controller_port_device(port, DEVICE_JOYPAD)
+        except BaseException:
+            session.close()
+            raise
+        self._session = session
+        self._host = session.host
+        self._address_space = None
+
+    @property
+    def session(self) -> CoreSession:
+        if self._session is None or self._session.closed:
+            raise RuntimeError(f"the emulator for {self.rom_path} is closed")
+        return self._session
+
+    def close(self) -> None:
+        """Unloads the game and drops the private core copy. Safe to call twice."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+            self._host = ffi.NULL
+            self._address_space = None
+
+    def __enter__(self) -> Emulator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    # ---- running ----
+
+    def step(self) -> None:
+        """Runs exactly one frame with the buttons currently held."""
+        lib.emu_run(self._host)
+        if self._session._errors:  # type: ignore[union-attr]
+            self._session.check()  # type: ignore[union-attr]
+
+    def run_frames(self, count: int) -> None:
+        """Runs ``count`` frames in one call into C (audio keeps only the last frame's)."""
+        lib.emu_run_frames(self._host, int(count))
+        self.session.check()
+
+    def reset(self) -> None:
+        """The console's reset (retro_reset); Stella is reloaded instead, as stable-retro does."""
+        if self.core_library.reload_on_state_load:
+            self._reload()
+        else:
+            lib.emu_reset(self._host)
+            self.session.check()
+
+    def _reload(self) -> None:
+        buttons = [self._host.buttons[i] for i in range(MAX_PLAYERS)]
+        self.close()
+        self._open_core()
+        for i, bits in enumerate(buttons):
+            self._host.buttons[i] = bits
+
+    # ---- input ----
+
+    @property
+    def buttons(self) -> tuple[str | None, ...]:
+        return self.system.buttons
+
+    def set_button_mask(self, mask: int | Sequence[int] | np.ndarray, player: int = 0) -> None:
+        """Holds buttons for ``player``: an int bitmask (bit i = libretro joypad id i), or a
+        sequence of up to 16 flags in button-index order (stable-retro's form)."""
+        if not 0 <= player < MAX_PLAYERS:
+            raise ValueError(f"player {player} is out of range (0..{MAX_PLAYERS - 1})")
+        if isinstance(mask, (int, np.integer)):
+            bits = int(mask) & 0xFFFF
+        else:
+            flags = np.asarray(mask)
+            if flags.ndim != 1 or flags.size > 16:
+                raise ValueError(f"a button mask has at most 16 entries, got shape {flags.shape}")
+            bits = int((flags != 0) @ _BIT_WEIGHTS[: flags.size])
+        self._host.buttons[player] = bits
+
+    def get_button_mask(self, player: int = 0) -> int:
+        return int(self._host.buttons[player])
+
+    # ---- video and audio ----
+
+    def get_screen(self) -> np.ndarray:
+        """The last frame as (H, W, 3) uint8 at stable-retro's fixed size for this game.
+
+        Rows or columns the core did not render are zero (stable-retro shows stale memory).
+        """
+        width, height = self._screen_size
+        out = np.empty((height, width, 3), dtype=np.uint8)
+        lib.emu_convert_frame(self._host, ffi.from_buffer("uint8_t[]", out), width, height)
+        return out
+
+    def get_frame(self) -> np.ndarray:
+        """The last frame at the size the core rendered it (for display)."""
+        width, height = max(self._host.frame_width, 1), max(self._host.frame_height, 1)
+        out = np.empty((height, width, 3), dtype=np.uint8)
+        lib.emu_convert_frame(self._host, ffi.from_buffer("uint8_t[]", out), width, height)
+        return out
+
+    def get_resolution(self) -> tuple[int, int]:
+        """(width, height) of get_screen()."""
+        return self._screen_size
+
+    @property
+    def frame_size(self) -> tuple[int, int]:
+        """(width, height) of the frame the core rendered last."""
+        return int(self._host.frame_width), int(self._host.frame_height)
+
+    @property
+    def pixel_format(self) -> str:
+        return PIXEL_FORMAT_NAMES.get(int(self._host.pixel_format), "?")
+
+    def get_audio(self) -> np.ndarray:
+        """The stereo samples of the last frame, (N, 2) int16."""
+        count = int(self._host.audio_frames)
+        if count == 0:
+            return np.zeros((0, 2), dtype=np.int16)
+        return np.frombuffer(ffi.buffer(self._host.audio, count * 4), dtype=np.int16).reshape(count, 2).copy()
+
+    @property
+    def timing(self) -> Timing:
+        timing = self.session.timing
+        assert timing is not None
+        return timing
+
+    @property
+    def geometry(self) -> Geometry:
+        geometry = self.session.geometry
+        assert geometry is not None
+        return geometry
+
+    def get_audio_rate(self) -> float:
+        return self.timing.sample_rate
+
+    def get_screen_rate(self) -> float:
+        return self.timing.fps
+
+    def get_rotation(self) -> int:
+        return int(self._host.rotation)
+
+    @property
+    def frame_count(self) -> int:
+        """Frames run since the core was loaded."""
+        return int(self._host.frames_run)
+
+    # ---- states ----
+
+    def get_state(self) -> bytes:
+        """The core's serialized state (retro_serialize), uncompressed."""
+        size = lib.emu_serialize_size(self._host)
+        buffer = ffi.new("uint8_t[]", max(size, 1))
+        ok = lib.emu_serialize(self._host, buffer, size)
+        self.session.check()
+        if not ok or size == 0:
+            raise StateError(None, f"the {self.core.lib} core could not serialize its state")
+        return bytes(ffi.buffer(buffer, size))
+
+    def set_state(self, state: bytes, *, source: str | os.PathLike[str] | None = None) -> bool:
+        """Loads a state from get_state(); StateError if the core rejects it. Returns True."""
+        problem = self._state_problem(state)
+        if problem is None:
+            if self.core_library.reload_on_state_load:
+                self._reload()
+            data = bytes(state)
+            ok = lib.emu_unserialize(self._host, ffi.from_buffer(data), len(data))
+            self.session.check()
+            if ok:
+                return True
+            problem = f"the {self.core.lib} core rejected it (another core or version, or corrupt)"
+        raise StateError(source, problem)
+
+    def _state_problem(self, state: bytes) -> str | None:
+        if not isinstance(state, (bytes, bytearray, memoryview)):
+            return f"a state is bytes, not {type(state).__name__}"
+        size = len(state)
+        if size == 0:
+            return "empty"
+        if size > MAX_STATE_BYTES:
+            return f"{size} bytes is larger than any core state"
+        expected = int(lib.emu_serialize_size(self._host))
+        signature = self.core_library.state_signature
+        if signature and not bytes(state[: len(signature) + 16]).find(signature.encode()) >= 0:
+            return f"not a {self.core.lib} state (no {signature!r} signature)"
+        if not self.core_library.state_size_varies and size < expected:
+            return f"truncated: {size} bytes, the {self.core.lib} core's states for this game have {expected}"
+        return None
+
+    def load_state_file(self, path: str | os.PathLike[str]) -> None:
+        """Loads a gzip ``.state`` file (stable-retro's format); errors name the file."""
+        path = Path(path)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise StateError(path, "no such file") from None
+        except OSError as exc:
+            raise StateError(path, f"cannot be read: {exc.strerror or exc}") from exc
+        try:
+            state = _gunzip_limited(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise StateError(path, f"not a gzip-compressed state ({exc})") from exc
+        self.set_state(state, source=path)
+
+    def save_state_file(self, path: str | os.PathLike[str]) -> None:
+        """Writes the current state as a gzip ``.state`` file, atomically."""
+        atomic_write_bytes(Path(path), gzip.compress(self.get_state(), mtime=0))
+
+    # ---- memory ----
+
+    def memory_regions(self) -> dict[str, np.ndarray]:
+        """The core's memory regions (system_ram, save_ram, video_ram, rtc) as zero-copy views."""
+        regions = {}
+        for region_id, name in MEMORY_REGION_NAMES.items():
+            view = self.session.memory_region(region_id)
+            if view.size:
+                regions[name] = view
+        return regions
+
+    @property
+    def memory(self) -> AddressSpace:
+        """The game's address space: data.json addresses, typed reads and writes."""
+        session = self.session
+        key = (
+            session.memory_maps_version,
+            int(ffi.cast("uintptr_t", lib.emu_get_memory_data(self._host, MEMORY_SYSTEM_RAM))),
+            int(lib.emu_get_memory_size(self._host, MEMORY_SYSTEM_RAM)),
+        )
+        if self._address_space is None or key != self._address_key:
+            self._address_space = self._build_address_space()
+            self._address_key = key
+        return self._address_space
+
+    def _build_address_space(self) -> AddressSpace:
+        session = self.session
+        blocks: dict[int, Block] = {}
+        if session.memory_maps:
+            for desc in session.memory_maps:
+                if desc.is_const:
+                    continue
+                length = descriptor_length(desc)
+                if desc.ptr:
+                    data = session.raw_view(desc.ptr, length)  # stable-retro ignores desc.offset
+                else:
+                    data = np.zeros(length, dtype=np.uint8)
+                blocks[desc.start] = Block(desc.start, data)
+        else:
+            ram = session.memory_region(MEMORY_SYSTEM_RAM)
+            if ram.size:
+                blocks[self.system.rambase] = Block(self.system.rambase, ram)
+        return AddressSpace(blocks.values(), self.system.overlay)
+
+    def get_ram(self) -> np.ndarray:
+        """All RAM blocks in address order, raw: the same bytes as stable-retro's env.get_ram()."""
+        return self.memory.get_ram()
+
+    def read(self, address: int, type_text: str, mask: int | None = None) -> int:
+        """A typed read by data.json address and type: ``emu.read(0xFF0010, ">u2")``."""
+        return self.memory.read(address, type_text) if mask is None else self.memory.read(address, type_text, mask)
+
+    def write(self, address: int, type_text: str, value: int) -> None:
+        self.memory.write(address, type_text, value)
+
+    # ---- cheats ----
+
+    def add_cheat(self, code: str) -> None:
+        lib.emu_cheat_set(self._host, self._cheats, True, code.encode())
+        self._cheats += 1
+        self.session.check()
+
+    def clear_cheats(self) -> None:
+        lib.emu_cheat_reset(self._host)
+        self._cheats = 0
+        self.session.check()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._session is None else f"frame {self.frame_count}"
+        return f"<Emulator {self.rom_path.name} on {self.core.lib} ({self.system.name}), {state}>"
+
+
+def _gunzip_limited(raw: bytes, limit: int = MAX_STATE_BYTES) -> bytes:
+    """gunzip with a cap on the output, so a hostile file cannot exhaust memory."""
+    decompressor = zlib.decompressobj(wbits=31)
+    out = decompressor.decompress(raw, limit)
+    if decompressor.unconsumed_tail:
+        raise OSError(f"decompresses to more than {limit} bytes")
+    if not decompressor.eof:
+        raise EOFError("the gzip stream is truncated")
+    return out

@@ -1,0 +1,58 @@
+"""The exceptions emucore raises for bad input. Each names the file and the problem."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class EmucoreError(Exception):
+    """Base class of emucore's errors."""
+
+
+class FileProblem(EmucoreError):
+    """A problem with one file: ``path`` and ``problem`` are kept for callers."""
+
+    what = "file"
+
+    def __init__(self, path: str | os.PathLike[str] | None, problem: str):
+        self.path = Path(path) if path is not None else None
+        self.problem = problem
+        where = f"{self.what} {self.path}" if self.path is not None else self.what
+        super().__init__(f"{where}: {problem}")
+
+
+class RomError(FileProblem, ValueError):
+    """A ROM that is missing, empty, truncated or corrupt."""
+
+    what = "ROM"
+
+
+class RomNotFoundError(RomError, FileNotFoundError):
+    """A ROM path that does not exist."""
+
+
+class UnknownSystemError(RomError):
+    """A ROM whose file name matches no system emucore knows."""
+
+
+class CoreNotFoundError(EmucoreError, FileNotFoundError):
+    """No core library for a system; the message says which package provides one."""
+
+
+class CoreLoadError(FileProblem):
+    """A core library that cannot be loaded or is not a libretro core."""
+
+    what = "core"
+
+
+class GameLoadError(FileProblem):
+    """The core refused to load a ROM."""
+
+    what = "ROM"
+
+
+class StateError(FileProblem, ValueError):
+    """A save state that is truncated, corrupt or from another core."""
+
+    what = "state"

@@ -1,0 +1,96 @@
+"""cffi build script (API mode) for emucore.libretro._native.
+
+setuptools runs it through ``cffi_modules`` at install time, so the per-frame callbacks and
+the pixel conversion are compiled C, not Python.
+"""
+
+from pathlib import Path
+
+from cffi import FFI
+
+HERE = Path(__file__).resolve().parent
+
+HOST_CDEF = """
+struct retro_system_info {
+    const char *library_name; const char *library_version; const char *valid_extensions;
+    bool need_fullpath; bool block_extract;
+};
+struct retro_game_geometry {
+    unsigned base_width; unsigned base_height; unsigned max_width; unsigned max_height;
+    float aspect_ratio;
+};
+struct retro_system_timing { double fps; double sample_rate; };
+struct retro_system_av_info { struct retro_game_geometry geometry; struct retro_system_timing timing; };
+struct retro_game_info { const char *path; const void *data; size_t size; const char *meta; };
+
+typedef struct emu_host {
+    void *userdata;
+    char error[512];
+    int pixel_format;
+    const void *frame;
+    unsigned frame_width;
+    unsigned frame_height;
+    size_t frame_pitch;
+    int frame_format;
+    uint64_t video_calls;
+    uint64_t dupe_frames;
+    uint16_t buttons[4];
+    uint64_t input_polls;
+    int16_t *audio;
+    size_t audio_frames;
+    bool audio_overflow;
+    bool variable_update;
+    bool can_dupe;
+    unsigned rotation;
+    uint64_t frames_run;
+    ...;
+} emu_host;
+
+#define EMU_MAX_PORTS 4
+
+emu_host *emu_host_new(void *userdata);
+int emu_host_open(emu_host *h, const char *path);
+void emu_host_free(emu_host *h);
+unsigned emu_api_version(emu_host *h);
+void emu_set_callbacks(emu_host *h);
+void emu_init(emu_host *h);
+void emu_deinit(emu_host *h);
+void emu_get_system_info(emu_host *h, struct retro_system_info *info);
+void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info);
+bool emu_load_game(emu_host *h, const struct retro_game_info *game);
+void emu_unload_game(emu_host *h);
+void emu_run(emu_host *h);
+void emu_run_frames(emu_host *h, unsigned count);
+void emu_reset(emu_host *h);
+size_t emu_serialize_size(emu_host *h);
+bool emu_serialize(emu_host *h, void *data, size_t size);
+bool emu_unserialize(emu_host *h, const void *data, size_t size);
+void *emu_get_memory_data(emu_host *h, unsigned id);
+size_t emu_get_memory_size(emu_host *h, unsigned id);
+void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device);
+void emu_cheat_reset(emu_host *h);
+void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
+unsigned emu_get_region(emu_host *h);
+void emu_libc_srand(unsigned seed);
+int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned height);
+void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height, size_t pitch,
+                        int format, uint8_t *dst, unsigned width, unsigned height);
+
+extern "Python+C" bool emu_py_environment(void *userdata, unsigned cmd, void *data);
+extern "Python+C" void emu_py_log(void *userdata, int level, const char *text);
+"""
+
+ffibuilder = FFI()
+ffibuilder.cdef(HOST_CDEF)
+ffibuilder.cdef((HERE / "libretro_types.h").read_text())
+ffibuilder.set_source(
+    "emucore.libretro._native",
+    '#include "host.h"\n#include "libretro_types.h"\n',
+    sources=["emucore/libretro/host.c"],  # relative: setuptools builds from the project root
+    include_dirs=["emucore/libretro"],
+    libraries=["dl"],
+    extra_compile_args=["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

@@ -1,0 +1,408 @@
+/* See host.h. Everything here runs without the GIL, except the two emu_py_* calls,
+ * which cffi's "extern Python+C" stubs wrap with GIL acquisition. */
+#define _GNU_SOURCE
+#include "host.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Implemented in Python (emucore.libretro.session). */
+bool emu_py_environment(void *userdata, unsigned cmd, void *data);
+void emu_py_log(void *userdata, int level, const char *text);
+
+#define ENV_EXPERIMENTAL 0x10000u
+#define ENV_GET_CAN_DUPE 3u
+#define ENV_SET_ROTATION 1u
+#define ENV_SET_PIXEL_FORMAT 10u
+#define ENV_GET_VARIABLE_UPDATE 17u
+#define ENV_GET_LOG_INTERFACE 27u
+#define ENV_GET_CURRENT_SOFTWARE_FRAMEBUFFER (40u | ENV_EXPERIMENTAL)
+#define ENV_GET_AUDIO_VIDEO_ENABLE (47u | ENV_EXPERIMENTAL)
+#define ENV_GET_INPUT_BITMASKS (51u | ENV_EXPERIMENTAL)
+#define HW_FRAME_BUFFER_VALID ((const void *)-1)
+
+static __thread emu_host *tls_host;
+static emu_host *last_host; /* for callbacks a core makes from a thread of its own */
+
+static inline emu_host *current_host(void) {
+    return tls_host ? tls_host : last_host;
+}
+
+#define ENTER(h) emu_host *saved_host__ = tls_host; tls_host = (h); last_host = (h)
+#define LEAVE() tls_host = saved_host__
+
+/* ---- callbacks the core calls ---- */
+
+static void log_cb(int level, const char *fmt, ...) {
+    emu_host *h = current_host();
+    char text[1024];
+    va_list ap;
+    if (!h || !fmt) return;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    emu_py_log(h->userdata, level, text);
+}
+
+struct log_interface { void (*log)(int, const char *, ...); };
+
+static bool environment_cb(unsigned cmd, void *data) {
+    emu_host *h = current_host();
+    if (!h) return false;
+    switch (cmd) {
+    case ENV_GET_VARIABLE_UPDATE:
+        if (!data) return false;
+        *(bool *)data = h->variable_update;
+        h->variable_update = false;
+        return true;
+    case ENV_GET_CURRENT_SOFTWARE_FRAMEBUFFER:
+    case ENV_GET_AUDIO_VIDEO_ENABLE:
+    case ENV_GET_INPUT_BITMASKS:
+        return false;
+    case ENV_GET_CAN_DUPE:
+        if (!data) return false;
+        *(bool *)data = true;
+        h->can_dupe = true;
+        h->copy_frames = true;
+        return true;
+    case ENV_SET_PIXEL_FORMAT: {
+        if (!data) return false;
+        int format = *(const int *)data;
+        if (format < 0 || format > 2) return false;
+        h->pixel_format = format;
+        return true;
+    }
+    case ENV_SET_ROTATION:
+        if (!data) return false;
+        h->rotation = *(const unsigned *)data % 4u;
+        return true;
+    case ENV_GET_LOG_INTERFACE:
+        if (!data) return false;
+        ((struct log_interface *)data)->log = log_cb;
+        return true;
+    default:
+        return emu_py_environment(h->userdata, cmd, data);
+    }
+}
+
+static void video_cb(const void *data, unsigned width, unsigned height, size_t pitch) {
+    emu_host *h = current_host();
+    if (!h) return;
+    h->video_calls++;
+    if (!data || data == HW_FRAME_BUFFER_VALID) {
+        h->dupe_frames++;
+        return;
+    }
+    h->frame_width = width;
+    h->frame_height = height;
+    h->frame_format = h->pixel_format;
+    if (!h->copy_frames) {
+        h->frame = data;
+        h->frame_pitch = pitch;
+        return;
+    }
+    /* The core may later send a dupe, after which its buffer need not hold this frame. */
+    size_t row = (size_t)width * (h->pixel_format == 1 ? 4u : 2u);
+    size_t need = row * height;
+    if (need > h->frame_copy_size) {
+        uint8_t *grown = realloc(h->frame_copy, need);
+        if (!grown) { h->frame = data; h->frame_pitch = pitch; return; }
+        h->frame_copy = grown;
+        h->frame_copy_size = need;
+    }
+    for (unsigned y = 0; y < height; y++)
+        memcpy(h->frame_copy + y * row, (const uint8_t *)data + y * pitch, row);
+    h->frame = h->frame_copy;
+    h->frame_pitch = row;
+}
+
+static void audio_reserve(emu_host *h, size_t frames) {
+    size_t need = h->audio_frames + frames;
+    if (need <= h->audio_capacity) return;
+    size_t cap = h->audio_capacity ? h->audio_capacity : 4096;
+    while (cap < need) cap *= 2;
+    int16_t *grown = realloc(h->audio, cap * 2 * sizeof(int16_t));
+    if (!grown) { h->audio_overflow = true; return; }
+    h->audio = grown;
+    h->audio_capacity = cap;
+}
+
+static void audio_sample_cb(int16_t left, int16_t right) {
+    emu_host *h = current_host();
+    if (!h) return;
+    audio_reserve(h, 1);
+    if (h->audio_frames + 1 > h->audio_capacity) return;
+    h->audio[2 * h->audio_frames] = left;
+    h->audio[2 * h->audio_frames + 1] = right;
+    h->audio_frames++;
+}
+
+static size_t audio_batch_cb(const int16_t *data, size_t frames) {
+    emu_host *h = current_host();
+    if (!h || !data) return frames;
+    audio_reserve(h, frames);
+    if (h->audio_frames + frames > h->audio_capacity) return frames;
+    memcpy(h->audio + 2 * h->audio_frames, data, frames * 2 * sizeof(int16_t));
+    h->audio_frames += frames;
+    return frames;
+}
+
+static void input_poll_cb(void) {
+    emu_host *h = current_host();
+    if (h) h->input_polls++;
+}
+
+/* Like stable-retro, the device and index are not looked at, so a core sees the same
+ * bits whatever it asks; ports and ids outside the pad read as released. */
+static int16_t input_state_cb(unsigned port, unsigned device, unsigned index, unsigned id) {
+    emu_host *h = current_host();
+    (void)device;
+    (void)index;
+    if (!h || port >= EMU_MAX_PORTS) return 0;
+    if (id >= 16) return 0; /* includes the bitmask id 256: GET_INPUT_BITMASKS is refused */
+    return (h->buttons[port] >> id) & 1;
+}
+
+/* ---- loading ---- */
+
+emu_host *emu_host_new(void *userdata) {
+    emu_host *h = calloc(1, sizeof *h);
+    if (h) h->userdata = userdata;
+    return h;
+}
+
+#define RESOLVE(name, required)                                                         \
+    do {                                                                                \
+        *(void **)&h->name = dlsym(h->dl, #name);                                       \
+        if (!h->name && (required)) {                                                   \
+            snprintf(h->error, sizeof h->error, "the library has no symbol " #name);    \
+            return -1;                                                                  \
+        }                                                                               \
+    } while (0)
+
+int emu_host_open(emu_host *h, const char *path) {
+    h->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h->dl) {
+        const char *why = dlerror();
+        snprintf(h->error, sizeof h->error, "%s", why ? why : "dlopen failed");
+        return -1;
+    }
+    RESOLVE(retro_api_version, 1);
+    RESOLVE(retro_set_environment, 1);
+    RESOLVE(retro_set_video_refresh, 1);
+    RESOLVE(retro_set_audio_sample, 1);
+    RESOLVE(retro_set_audio_sample_batch, 1);
+    RESOLVE(retro_set_input_poll, 1);
+    RESOLVE(retro_set_input_state, 1);
+    RESOLVE(retro_init, 1);
+    RESOLVE(retro_deinit, 1);
+    RESOLVE(retro_get_system_info, 1);
+    RESOLVE(retro_get_system_av_info, 1);
+    RESOLVE(retro_set_controller_port_device, 0);
+    RESOLVE(retro_reset, 1);
+    RESOLVE(retro_run, 1);
+    RESOLVE(retro_serialize_size, 1);
+    RESOLVE(retro_serialize, 1);
+    RESOLVE(retro_unserialize, 1);
+    RESOLVE(retro_cheat_reset, 0);
+    RESOLVE(retro_cheat_set, 0);
+    RESOLVE(retro_load_game, 1);
+    RESOLVE(retro_unload_game, 1);
+    RESOLVE(retro_get_region, 0);
+    RESOLVE(retro_get_memory_data, 1);
+    RESOLVE(retro_get_memory_size, 1);
+    return 0;
+}
+
+void emu_host_free(emu_host *h) {
+    if (!h) return;
+    if (last_host == h) last_host = NULL;
+    if (h->dl) dlclose(h->dl);
+    free(h->frame_copy);
+    free(h->audio);
+    free(h);
+}
+
+/* ---- wrappers: each makes h the current host for the callbacks it triggers ---- */
+
+unsigned emu_api_version(emu_host *h) {
+    ENTER(h);
+    unsigned v = h->retro_api_version();
+    LEAVE();
+    return v;
+}
+
+void emu_set_callbacks(emu_host *h) {
+    ENTER(h);
+    h->retro_set_environment((void *)environment_cb);
+    h->retro_set_video_refresh((void *)video_cb);
+    h->retro_set_audio_sample((void *)audio_sample_cb);
+    h->retro_set_audio_sample_batch((void *)audio_batch_cb);
+    h->retro_set_input_poll((void *)input_poll_cb);
+    h->retro_set_input_state((void *)input_state_cb);
+    LEAVE();
+}
+
+void emu_init(emu_host *h) { ENTER(h); h->retro_init(); LEAVE(); }
+void emu_deinit(emu_host *h) { ENTER(h); h->retro_deinit(); LEAVE(); }
+
+void emu_get_system_info(emu_host *h, struct retro_system_info *info) {
+    ENTER(h);
+    h->retro_get_system_info(info);
+    LEAVE();
+}
+
+void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info) {
+    ENTER(h);
+    h->retro_get_system_av_info(info);
+    LEAVE();
+}
+
+bool emu_load_game(emu_host *h, const struct retro_game_info *game) {
+    ENTER(h);
+    bool ok = h->retro_load_game(game);
+    LEAVE();
+    return ok;
+}
+
+void emu_unload_game(emu_host *h) { ENTER(h); h->retro_unload_game(); LEAVE(); }
+
+void emu_run(emu_host *h) {
+    ENTER(h);
+    h->audio_frames = 0;
+    h->retro_run();
+    h->frames_run++;
+    LEAVE();
+}
+
+void emu_run_frames(emu_host *h, unsigned count) {
+    ENTER(h);
+    for (unsigned i = 0; i < count; i++) {
+        h->audio_frames = 0;
+        h->retro_run();
+        h->frames_run++;
+    }
+    LEAVE();
+}
+
+void emu_reset(emu_host *h) { ENTER(h); h->retro_reset(); LEAVE(); }
+
+size_t emu_serialize_size(emu_host *h) {
+    ENTER(h);
+    size_t n = h->retro_serialize_size();
+    LEAVE();
+    return n;
+}
+
+bool emu_serialize(emu_host *h, void *data, size_t size) {
+    ENTER(h);
+    bool ok = h->retro_serialize(data, size);
+    LEAVE();
+    return ok;
+}
+
+bool emu_unserialize(emu_host *h, const void *data, size_t size) {
+    ENTER(h);
+    bool ok = h->retro_unserialize(data, size);
+    LEAVE();
+    return ok;
+}
+
+void *emu_get_memory_data(emu_host *h, unsigned id) {
+    ENTER(h);
+    void *p = h->retro_get_memory_data(id);
+    LEAVE();
+    return p;
+}
+
+size_t emu_get_memory_size(emu_host *h, unsigned id) {
+    ENTER(h);
+    size_t n = h->retro_get_memory_size(id);
+    LEAVE();
+    return n;
+}
+
+void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device) {
+    if (!h->retro_set_controller_port_device) return;
+    ENTER(h);
+    h->retro_set_controller_port_device(port, device);
+    LEAVE();
+}
+
+void emu_cheat_reset(emu_host *h) {
+    if (!h->retro_cheat_reset) return;
+    ENTER(h);
+    h->retro_cheat_reset();
+    LEAVE();
+}
+
+void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code) {
+    if (!h->retro_cheat_set) return;
+    ENTER(h);
+    h->retro_cheat_set(index, enabled, code);
+    LEAVE();
+}
+
+unsigned emu_get_region(emu_host *h) {
+    if (!h->retro_get_region) return 0;
+    ENTER(h);
+    unsigned r = h->retro_get_region();
+    LEAVE();
+    return r;
+}
+
+void emu_libc_srand(unsigned seed) { srand(seed); }
+
+/* ---- pixels ---- */
+
+static void convert_row(const uint8_t *src, int format, unsigned count, uint8_t *out) {
+    if (format == 2) { /* RGB565, low bits not replicated (stable-retro's conversion) */
+        const uint16_t *p = (const uint16_t *)src;
+        for (unsigned x = 0; x < count; x++) {
+            uint16_t v = p[x];
+            out[3 * x] = (uint8_t)((v & 0xF800) >> 8);
+            out[3 * x + 1] = (uint8_t)((v & 0x07E0) >> 3);
+            out[3 * x + 2] = (uint8_t)((v & 0x001F) << 3);
+        }
+    } else if (format == 1) { /* XRGB8888: bytes B, G, R, X */
+        for (unsigned x = 0; x < count; x++) {
+            out[3 * x] = src[4 * x + 2];
+            out[3 * x + 1] = src[4 * x + 1];
+            out[3 * x + 2] = src[4 * x];
+        }
+    } else { /* 0RGB1555 */
+        const uint16_t *p = (const uint16_t *)src;
+        for (unsigned x = 0; x < count; x++) {
+            uint16_t v = p[x];
+            out[3 * x] = (uint8_t)((v & 0x7C00) >> 7);
+            out[3 * x + 1] = (uint8_t)((v & 0x03E0) >> 2);
+            out[3 * x + 2] = (uint8_t)((v & 0x001F) << 3);
+        }
+    }
+}
+
+void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height, size_t pitch,
+                        int format, uint8_t *dst, unsigned width, unsigned height) {
+    unsigned cols = src_width < width ? src_width : width;
+    unsigned rows = src_height < height ? src_height : height;
+    size_t dst_row = (size_t)width * 3u;
+    for (unsigned y = 0; y < rows; y++) {
+        uint8_t *out = dst + y * dst_row;
+        convert_row((const uint8_t *)src + y * pitch, format, cols, out);
+        if (cols < width) memset(out + cols * 3u, 0, (width - cols) * 3u);
+    }
+    if (rows < height) memset(dst + rows * dst_row, 0, (height - rows) * dst_row);
+}
+
+int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned height) {
+    if (!h->frame) {
+        memset(dst, 0, (size_t)width * height * 3u);
+        return -1;
+    }
+    emu_convert_pixels(h->frame, h->frame_width, h->frame_height, h->frame_pitch, h->frame_format,
+                       dst, width, height);
+    return 0;
+}

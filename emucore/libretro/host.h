@@ -1,0 +1,145 @@
+/* The C half of emucore's libretro host: per-frame callbacks and pixel conversion.
+ *
+ * libretro callbacks carry no instance pointer, so every call into a core goes through
+ * an emu_* wrapper that makes its host the thread's current one; the callbacks look it up.
+ */
+#ifndef EMUCORE_HOST_H
+#define EMUCORE_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EMU_MAX_PORTS 4
+#define EMU_ERR_LEN 512
+
+struct retro_system_info {
+    const char *library_name;
+    const char *library_version;
+    const char *valid_extensions;
+    bool need_fullpath;
+    bool block_extract;
+};
+
+struct retro_game_geometry {
+    unsigned base_width;
+    unsigned base_height;
+    unsigned max_width;
+    unsigned max_height;
+    float aspect_ratio;
+};
+
+struct retro_system_timing {
+    double fps;
+    double sample_rate;
+};
+
+struct retro_system_av_info {
+    struct retro_game_geometry geometry;
+    struct retro_system_timing timing;
+};
+
+struct retro_game_info {
+    const char *path;
+    const void *data;
+    size_t size;
+    const char *meta;
+};
+
+typedef struct emu_host {
+    void *dl;
+    void *userdata;            /* a cffi handle to the Python session */
+    char error[EMU_ERR_LEN];
+
+    /* core entry points */
+    unsigned (*retro_api_version)(void);
+    void (*retro_set_environment)(void *);
+    void (*retro_set_video_refresh)(void *);
+    void (*retro_set_audio_sample)(void *);
+    void (*retro_set_audio_sample_batch)(void *);
+    void (*retro_set_input_poll)(void *);
+    void (*retro_set_input_state)(void *);
+    void (*retro_init)(void);
+    void (*retro_deinit)(void);
+    void (*retro_get_system_info)(struct retro_system_info *);
+    void (*retro_get_system_av_info)(struct retro_system_av_info *);
+    void (*retro_set_controller_port_device)(unsigned, unsigned);
+    void (*retro_reset)(void);
+    void (*retro_run)(void);
+    size_t (*retro_serialize_size)(void);
+    bool (*retro_serialize)(void *, size_t);
+    bool (*retro_unserialize)(const void *, size_t);
+    void (*retro_cheat_reset)(void);
+    void (*retro_cheat_set)(unsigned, bool, const char *);
+    bool (*retro_load_game)(const struct retro_game_info *);
+    void (*retro_unload_game)(void);
+    unsigned (*retro_get_region)(void);
+    void *(*retro_get_memory_data)(unsigned);
+    size_t (*retro_get_memory_size)(unsigned);
+
+    /* video: the last frame the core passed, converted lazily */
+    int pixel_format;          /* 0 = 0RGB1555, 1 = XRGB8888, 2 = RGB565 */
+    const void *frame;
+    unsigned frame_width;
+    unsigned frame_height;
+    size_t frame_pitch;
+    int frame_format;
+    bool copy_frames;          /* set when the core may send dupes: keep our own copy */
+    uint8_t *frame_copy;
+    size_t frame_copy_size;
+    uint64_t video_calls;
+    uint64_t dupe_frames;
+
+    /* input */
+    uint16_t buttons[EMU_MAX_PORTS];
+    uint64_t input_polls;
+
+    /* audio of the last run, interleaved stereo */
+    int16_t *audio;
+    size_t audio_frames;
+    size_t audio_capacity;
+    bool audio_overflow;
+
+    /* environment answers kept in C because cores ask for them every frame */
+    bool variable_update;
+    bool can_dupe;
+    unsigned rotation;
+
+    uint64_t frames_run;
+} emu_host;
+
+emu_host *emu_host_new(void *userdata);
+int emu_host_open(emu_host *h, const char *path);
+void emu_host_free(emu_host *h);
+
+unsigned emu_api_version(emu_host *h);
+void emu_set_callbacks(emu_host *h);
+void emu_init(emu_host *h);
+void emu_deinit(emu_host *h);
+void emu_get_system_info(emu_host *h, struct retro_system_info *info);
+void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info);
+bool emu_load_game(emu_host *h, const struct retro_game_info *game);
+void emu_unload_game(emu_host *h);
+void emu_run(emu_host *h);
+void emu_run_frames(emu_host *h, unsigned count);
+void emu_reset(emu_host *h);
+size_t emu_serialize_size(emu_host *h);
+bool emu_serialize(emu_host *h, void *data, size_t size);
+bool emu_unserialize(emu_host *h, const void *data, size_t size);
+void *emu_get_memory_data(emu_host *h, unsigned id);
+size_t emu_get_memory_size(emu_host *h, unsigned id);
+void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device);
+void emu_cheat_reset(emu_host *h);
+void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
+unsigned emu_get_region(emu_host *h);
+
+void emu_libc_srand(unsigned seed);
+
+/* Converts the last frame to packed RGB888 (rows of width*3 bytes). Pixels outside the
+ * rendered frame are zero. Returns 0, or -1 if no frame was rendered yet. */
+int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned height);
+/* Converts an arbitrary buffer; used by tests and by the studio for saved frames. */
+void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height, size_t pitch,
+                        int format, uint8_t *dst, unsigned width, unsigned height);
+
+#endif

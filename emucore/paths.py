@@ -1,0 +1,24 @@
+"""Where emucore finds its data: the repository's ``cores/`` and ``integrations/`` folders."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def descriptors_dir() -> Path:
+    """The folder of core descriptors (``EMUCORE_CORES_DIR`` overrides it)."""
+    return Path(os.environ.get("EMUCORE_CORES_DIR") or PROJECT_ROOT / "cores")
+
+
+def integrations_dir() -> Path:
+    """The project's own integrations."""
+    return PROJECT_ROOT / "integrations"
+
+
+def user_data_dir() -> Path:
+    """Per-user data (system/BIOS files), following the XDG convention."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "emucore"

@@ -1,0 +1,162 @@
+"""Core descriptors: the systems emucore knows and the libretro cores that run them.
+
+``cores/systems/<System>.json`` describes a console (ROM extensions, the pad's buttons in
+libretro joypad-id order, default keyboard bindings, RAM base, memory-search types, the
+byte-order overlay, action groups, candidate cores in order of preference).
+``cores/libraries/<lib>.json`` describes one core library (who ships it, option answers
+needed for parity with stable-retro, its screen geometry quirks).
+The fields shared with stable-retro's ``cores/*.json`` keep its names and meaning.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from emucore.errors import UnknownSystemError
+from emucore.paths import descriptors_dir
+
+
+@dataclass(frozen=True)
+class System:
+    """One console, as described by ``cores/systems/<System>.json``."""
+
+    name: str  # stable-retro's system token, e.g. "Genesis"
+    title: str
+    extensions: tuple[str, ...]
+    cores: tuple[str, ...]
+    buttons: tuple[str | None, ...]
+    keybinds: tuple[str | None, ...]
+    rambase: int
+    types: tuple[str, ...] | None
+    overlay: tuple[str, str, int] | None
+    actions: list[list[list[str]]]
+    memory: str
+    name_token: str
+
+    @property
+    def rom_extension(self) -> str:
+        """The extension of an integration's ``rom.<ext>``."""
+        return self.extensions[0]
+
+    @property
+    def num_buttons(self) -> int:
+        return len(self.buttons)
+
+
+@dataclass(frozen=True)
+class CoreLibrary:
+    """One libretro core library, as described by ``cores/libraries/<lib>.json``."""
+
+    lib: str
+    title: str
+    providers: dict[str, str] = field(default_factory=dict)
+    compat_options: dict[str, str] = field(default_factory=dict)
+    screen_override: dict[str, Any] = field(default_factory=dict)
+    state_signature: str | None = None
+    state_size_varies: bool = False
+    reload_on_state_load: bool = False
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.lib}_libretro.so"
+
+    def provider_text(self) -> str:
+        """Where to get this core, for error messages and ``emucore cores``."""
+        ways = []
+        if "debian" in self.providers:
+            ways.append(f"apt-get install {self.providers['debian']}")
+        if "pypi" in self.providers:
+            ways.append(f"pip install {self.providers['pypi']} (its cores/ folder)")
+        ways.append("or put it in EMUCORE_CORE_PATH or RetroArch's cores folder")
+        return "; ".join(ways)
+
+
+def _load_json(path: Path) -> Any:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@cache
+def _systems(root: str) -> dict[str, System]:
+    found = {}
+    for path in sorted(Path(root, "systems").glob("*.json")):
+        d = _load_json(path)
+        overlay = d.get("overlay")
+        found[d["system"]] = System(
+            name=d["system"],
+            title=d.get("name", d["system"]),
+            extensions=tuple(d["extensions"]),
+            cores=tuple(d["cores"]),
+            buttons=tuple(d["buttons"]),
+            keybinds=tuple(d.get("keybinds", [])),
+            rambase=int(d.get("rambase", 0)),
+            types=tuple(d["types"]) if "types" in d else None,
+            overlay=(overlay[0], overlay[1], int(overlay[2])) if overlay else None,
+            actions=d.get("actions", []),
+            memory=d.get("memory", ""),
+            name_token=d.get("name_token", d["system"]),
+        )
+    return found
+
+
+@cache
+def _libraries(root: str) -> dict[str, CoreLibrary]:
+    found = {}
+    for path in sorted(Path(root, "libraries").glob("*.json")):
+        d = _load_json(path)
+        found[d["lib"]] = CoreLibrary(
+            lib=d["lib"],
+            title=d.get("name", d["lib"]),
+            providers=d.get("providers", {}),
+            compat_options=d.get("compat_options", {}),
+            screen_override=d.get("screen_override", {}),
+            state_signature=d.get("state_signature"),
+            state_size_varies=bool(d.get("state_size_varies", False)),
+            reload_on_state_load=bool(d.get("reload_on_state_load", False)),
+        )
+    return found
+
+
+def systems() -> dict[str, System]:
+    """All systems by stable-retro token."""
+    return _systems(str(descriptors_dir()))
+
+
+def libraries() -> dict[str, CoreLibrary]:
+    return _libraries(str(descriptors_dir()))
+
+
+def get_system(name: str) -> System:
+    try:
+        return systems()[name]
+    except KeyError:
+        raise KeyError(f"Unsupported system type: {name}") from None
+
+
+def library(lib: str) -> CoreLibrary:
+    """The descriptor of a core library; an unknown library gets an empty one."""
+    return libraries().get(lib) or CoreLibrary(lib=lib, title=lib)
+
+
+def extension_table() -> dict[str, str]:
+    """``".ext"`` to system token, like stable-retro's ``EMU_EXTENSIONS``."""
+    table: dict[str, str] = {}
+    for system in systems().values():
+        for ext in system.extensions:
+            table.setdefault(f".{ext}", system.name)
+    return table
+
+
+def system_for_path(path: str | os.PathLike[str]) -> System:
+    """The system of a ROM, from its extension as stable-retro decides it."""
+    suffix = Path(path).suffix.lower()
+    name = extension_table().get(suffix)
+    if name is None:
+        known = ", ".join(sorted(extension_table()))
+        raise UnknownSystemError(path, f"the extension {suffix or '(none)'!r} belongs to no known system ({known})")
+    return systems()[name]
