@@ -11,6 +11,7 @@ import logging
 import os
 import shutil
 import tempfile
+import uuid
 from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -59,30 +60,35 @@ def emu_py_log(userdata: Any, level: int, text: Any) -> None:
 
 
 class _PrivateLibrary:
-    """A file holding a private copy of a core library, for one dlopen."""
+    """A uniquely named file holding a private copy of a core library, for one dlopen.
+
+    glibc's dlopen first matches the *name* against loaded libraries, so "/proc/self/fd/N"
+    would hand back whatever library was loaded earlier through a reused fd number. The copy
+    is therefore reached through a symlink whose name is never reused.
+    """
+
+    _folder: str | None = None
 
     def __init__(self, source: Path):
         self.fd: int | None = None
-        self.temp: str | None = None
-        if hasattr(os, "memfd_create") and Path("/proc/self/fd").is_dir():
+        if _PrivateLibrary._folder is None or not os.path.isdir(_PrivateLibrary._folder):
+            _PrivateLibrary._folder = tempfile.mkdtemp(prefix="emucore-cores-")
+        name = f"{source.stem}-{uuid.uuid4().hex}{source.suffix}"
+        self.path = os.path.join(_PrivateLibrary._folder, name)
+        if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd"):
             self.fd = os.memfd_create(f"emucore-{source.name}", os.MFD_CLOEXEC)
             with open(source, "rb") as src, os.fdopen(os.dup(self.fd), "wb") as dst:
                 shutil.copyfileobj(src, dst, 1 << 20)
-            self.path = f"/proc/self/fd/{self.fd}"
+            os.symlink(f"/proc/self/fd/{self.fd}", self.path)
         else:
-            handle, self.temp = tempfile.mkstemp(prefix="emucore-", suffix=source.suffix)
-            os.close(handle)
-            shutil.copyfile(source, self.temp)
-            self.path = self.temp
+            shutil.copyfile(source, self.path)
 
     def release(self) -> None:
         """Drops the file; the mapping made by dlopen stays valid."""
+        os.unlink(self.path)
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
-        if self.temp is not None:
-            os.unlink(self.temp)
-            self.temp = None
 
 
 class CoreSession:

@@ -1,0 +1,86 @@
+"""The ``emucore`` command: headless tools around the host."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from emucore.corefinder import find_library, search_dirs
+from emucore.errors import EmucoreError
+from emucore.systems import library, systems
+
+
+def cmd_cores(args: argparse.Namespace) -> int:
+    """Prints each system, the core that would run it and where it was found."""
+    missing = 0
+    rows = []
+    for system in systems().values():
+        chosen = None
+        for lib in system.cores:
+            copies = find_library(lib)
+            if copies:
+                chosen = copies[0]
+                break
+        if chosen:
+            rows.append((system.name, chosen.lib, f"{chosen.source}: {chosen.path}"))
+        else:
+            missing += 1
+            wanted = library(system.cores[0])
+            rows.append((system.name, "-", f"missing; {wanted.provider_text()}"))
+    width = max(len(r[0]) for r in rows)
+    lib_width = max(len(r[1]) for r in rows)
+    for name, lib, where in rows:
+        print(f"{name:<{width}}  {lib:<{lib_width}}  {where}")
+    if args.verbose:
+        print("\nsearched, in order:")
+        for source, folder in search_dirs():
+            print(f"  {source:<18} {folder}{'' if folder.is_dir() else '  (absent)'}")
+    print(f"\n{len(rows) - missing} of {len(rows)} systems have a core.")
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Loads a ROM and prints what the core reports."""
+    from emucore.emulator import Emulator
+
+    with Emulator(args.rom, core=args.core) as emu:
+        info = emu.session.system_info
+        print(f"ROM          {emu.rom_path}")
+        print(f"system       {emu.system.name} ({emu.system.title})")
+        print(f"core         {info.library_name} {info.library_version} [{emu.core.source}: {emu.core.path}]")
+        print(f"screen       {emu.get_resolution()[0]}x{emu.get_resolution()[1]} (rendered {emu.frame_size})")
+        print(f"pixel format {emu.pixel_format}")
+        print(f"timing       {emu.get_screen_rate():.6f} fps, {emu.get_audio_rate():g} Hz")
+        print(f"state        {len(emu.get_state())} bytes")
+        for name, view in emu.memory_regions().items():
+            print(f"memory       {name}: {view.size} bytes")
+        for block in emu.memory.blocks:
+            print(f"block        0x{block.start:X} ({len(block.data)} bytes)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="emucore", description="Headless tools of Retro Integration Studio.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    cores = commands.add_parser("cores", help="show the core found for each system")
+    cores.add_argument("-v", "--verbose", action="store_true", help="also list the folders searched")
+    cores.set_defaults(func=cmd_cores)
+    info = commands.add_parser("info", help="load a ROM and print what its core reports")
+    info.add_argument("rom")
+    info.add_argument("--core", help="a core name or a path to a .so")
+    info.set_defaults(func=cmd_info)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except EmucoreError as exc:
+        print(f"emucore: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
