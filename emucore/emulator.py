@@ -142,15 +142,24 @@ class Emulator:
 
     # ---- running ----
 
+    def _live(self) -> Any:
+        """The C host, or RuntimeError once closed (calls on a freed host would crash)."""
+        if self._session is None:
+            raise RuntimeError(f"the emulator for {self.rom_path} is closed")
+        return self._host
+
     def step(self) -> None:
         """Runs exactly one frame with the buttons currently held."""
-        lib.emu_run(self._host)
-        if self._session._errors:  # type: ignore[union-attr]
-            self._session.check()  # type: ignore[union-attr]
+        lib.emu_run(self._host)  # a closed emulator's host is NULL, which the C side ignores
+        session = self._session
+        if session is None:
+            raise RuntimeError(f"the emulator for {self.rom_path} is closed")
+        if session._errors:
+            session.check()
 
     def run_frames(self, count: int) -> None:
         """Runs ``count`` frames in one call into C (audio keeps only the last frame's)."""
-        lib.emu_run_frames(self._host, int(count))
+        lib.emu_run_frames(self._live(), int(count))
         self.session.check()
 
     def reset(self) -> None:
@@ -158,15 +167,15 @@ class Emulator:
         if self.core_library.reload_on_state_load:
             self._reload()
         else:
-            lib.emu_reset(self._host)
+            lib.emu_reset(self._live())
             self.session.check()
 
     def _reload(self) -> None:
-        buttons = [self._host.buttons[i] for i in range(MAX_PLAYERS)]
+        buttons = [self._live().buttons[i] for i in range(MAX_PLAYERS)]
         self.close()
         self._open_core()
         for i, bits in enumerate(buttons):
-            self._host.buttons[i] = bits
+            self._live().buttons[i] = bits
 
     # ---- input ----
 
@@ -186,10 +195,10 @@ class Emulator:
             if flags.ndim != 1 or flags.size > 16:
                 raise ValueError(f"a button mask has at most 16 entries, got shape {flags.shape}")
             bits = int((flags != 0) @ _BIT_WEIGHTS[: flags.size])
-        self._host.buttons[player] = bits
+        self._live().buttons[player] = bits
 
     def get_button_mask(self, player: int = 0) -> int:
-        return int(self._host.buttons[player])
+        return int(self._live().buttons[player])
 
     # ---- video and audio ----
 
@@ -200,14 +209,15 @@ class Emulator:
         """
         width, height = self._screen_size
         out = np.empty((height, width, 3), dtype=np.uint8)
-        lib.emu_convert_frame(self._host, ffi.from_buffer("uint8_t[]", out), width, height)
+        lib.emu_convert_frame(self._live(), ffi.from_buffer("uint8_t[]", out), width, height)
         return out
 
     def get_frame(self) -> np.ndarray:
         """The last frame at the size the core rendered it (for display)."""
-        width, height = max(self._host.frame_width, 1), max(self._host.frame_height, 1)
+        host = self._live()
+        width, height = max(host.frame_width, 1), max(host.frame_height, 1)
         out = np.empty((height, width, 3), dtype=np.uint8)
-        lib.emu_convert_frame(self._host, ffi.from_buffer("uint8_t[]", out), width, height)
+        lib.emu_convert_frame(host, ffi.from_buffer("uint8_t[]", out), width, height)
         return out
 
     def get_resolution(self) -> tuple[int, int]:
@@ -217,18 +227,20 @@ class Emulator:
     @property
     def frame_size(self) -> tuple[int, int]:
         """(width, height) of the frame the core rendered last."""
-        return int(self._host.frame_width), int(self._host.frame_height)
+        host = self._live()
+        return int(host.frame_width), int(host.frame_height)
 
     @property
     def pixel_format(self) -> str:
-        return PIXEL_FORMAT_NAMES.get(int(self._host.pixel_format), "?")
+        return PIXEL_FORMAT_NAMES.get(int(self._live().pixel_format), "?")
 
     def get_audio(self) -> np.ndarray:
         """The stereo samples of the last frame, (N, 2) int16."""
-        count = int(self._host.audio_frames)
+        host = self._live()
+        count = int(host.audio_frames)
         if count == 0:
             return np.zeros((0, 2), dtype=np.int16)
-        return np.frombuffer(ffi.buffer(self._host.audio, count * 4), dtype=np.int16).reshape(count, 2).copy()
+        return np.frombuffer(ffi.buffer(host.audio, count * 4), dtype=np.int16).reshape(count, 2).copy()
 
     @property
     def timing(self) -> Timing:
@@ -249,20 +261,21 @@ class Emulator:
         return self.timing.fps
 
     def get_rotation(self) -> int:
-        return int(self._host.rotation)
+        return int(self._live().rotation)
 
     @property
     def frame_count(self) -> int:
         """Frames run since the core was loaded."""
-        return int(self._host.frames_run)
+        return int(self._live().frames_run)
 
     # ---- states ----
 
     def get_state(self) -> bytes:
         """The core's serialized state (retro_serialize), uncompressed."""
-        size = lib.emu_serialize_size(self._host)
+        host = self._live()
+        size = lib.emu_serialize_size(host)
         buffer = ffi.new("uint8_t[]", max(size, 1))
-        ok = lib.emu_serialize(self._host, buffer, size)
+        ok = lib.emu_serialize(host, buffer, size)
         self.session.check()
         if not ok or size == 0:
             raise StateError(None, f"the {self.core.lib} core could not serialize its state")
@@ -275,7 +288,7 @@ class Emulator:
             if self.core_library.reload_on_state_load:
                 self._reload()
             data = bytes(state)
-            ok = lib.emu_unserialize(self._host, ffi.from_buffer(data), len(data))
+            ok = lib.emu_unserialize(self._live(), ffi.from_buffer(data), len(data))
             self.session.check()
             if ok:
                 return True
@@ -290,7 +303,7 @@ class Emulator:
             return "empty"
         if size > MAX_STATE_BYTES:
             return f"{size} bytes is larger than any core state"
-        expected = int(lib.emu_serialize_size(self._host))
+        expected = int(lib.emu_serialize_size(self._live()))
         signature = self.core_library.state_signature
         if signature and not bytes(state[: len(signature) + 16]).find(signature.encode()) >= 0:
             return f"not a {self.core.lib} state (no {signature!r} signature)"
@@ -334,8 +347,8 @@ class Emulator:
         session = self.session
         key = (
             session.memory_maps_version,
-            int(ffi.cast("uintptr_t", lib.emu_get_memory_data(self._host, MEMORY_SYSTEM_RAM))),
-            int(lib.emu_get_memory_size(self._host, MEMORY_SYSTEM_RAM)),
+            int(ffi.cast("uintptr_t", lib.emu_get_memory_data(session.host, MEMORY_SYSTEM_RAM))),
+            int(lib.emu_get_memory_size(session.host, MEMORY_SYSTEM_RAM)),
         )
         if self._address_space is None or key != self._address_key:
             self._address_space = self._build_address_space()
@@ -375,12 +388,12 @@ class Emulator:
     # ---- cheats ----
 
     def add_cheat(self, code: str) -> None:
-        lib.emu_cheat_set(self._host, self._cheats, True, code.encode())
+        lib.emu_cheat_set(self._live(), self._cheats, True, code.encode())
         self._cheats += 1
         self.session.check()
 
     def clear_cheats(self) -> None:
-        lib.emu_cheat_reset(self._host)
+        lib.emu_cheat_reset(self._live())
         self._cheats = 0
         self.session.check()
 

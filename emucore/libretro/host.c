@@ -229,6 +229,7 @@ void emu_host_free(emu_host *h) {
 /* ---- wrappers: each makes h the current host for the callbacks it triggers ---- */
 
 unsigned emu_api_version(emu_host *h) {
+    if (!h) return 0;
     ENTER(h);
     unsigned v = h->retro_api_version();
     LEAVE();
@@ -236,6 +237,7 @@ unsigned emu_api_version(emu_host *h) {
 }
 
 void emu_set_callbacks(emu_host *h) {
+    if (!h) return;
     ENTER(h);
     h->retro_set_environment((void *)environment_cb);
     h->retro_set_video_refresh((void *)video_cb);
@@ -246,31 +248,46 @@ void emu_set_callbacks(emu_host *h) {
     LEAVE();
 }
 
-void emu_init(emu_host *h) { ENTER(h); h->retro_init(); LEAVE(); }
-void emu_deinit(emu_host *h) { ENTER(h); h->retro_deinit(); LEAVE(); }
+void emu_init(emu_host *h) {
+    if (!h) return;
+    ENTER(h);
+    h->retro_init();
+    LEAVE();
+}
+void emu_deinit(emu_host *h) {
+    if (!h) return;
+    ENTER(h);
+    h->retro_deinit();
+    LEAVE();
+}
 
 void emu_get_system_info(emu_host *h, struct retro_system_info *info) {
+    if (!h) return;
     ENTER(h);
     h->retro_get_system_info(info);
     LEAVE();
 }
 
 void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info) {
+    if (!h) return;
     ENTER(h);
     h->retro_get_system_av_info(info);
     LEAVE();
 }
 
 bool emu_load_game(emu_host *h, const struct retro_game_info *game) {
+    if (!h) return false;
     ENTER(h);
     bool ok = h->retro_load_game(game);
     LEAVE();
     return ok;
 }
 
-void emu_unload_game(emu_host *h) { ENTER(h); h->retro_unload_game(); LEAVE(); }
+void emu_unload_game(emu_host *h) {
+    if (!h) return; ENTER(h); h->retro_unload_game(); LEAVE(); }
 
 void emu_run(emu_host *h) {
+    if (!h) return;
     ENTER(h);
     h->audio_frames = 0;
     h->retro_run();
@@ -279,6 +296,7 @@ void emu_run(emu_host *h) {
 }
 
 void emu_run_frames(emu_host *h, unsigned count) {
+    if (!h) return;
     ENTER(h);
     for (unsigned i = 0; i < count; i++) {
         h->audio_frames = 0;
@@ -288,9 +306,11 @@ void emu_run_frames(emu_host *h, unsigned count) {
     LEAVE();
 }
 
-void emu_reset(emu_host *h) { ENTER(h); h->retro_reset(); LEAVE(); }
+void emu_reset(emu_host *h) {
+    if (!h) return; ENTER(h); h->retro_reset(); LEAVE(); }
 
 size_t emu_serialize_size(emu_host *h) {
+    if (!h) return 0;
     ENTER(h);
     size_t n = h->retro_serialize_size();
     LEAVE();
@@ -298,6 +318,7 @@ size_t emu_serialize_size(emu_host *h) {
 }
 
 bool emu_serialize(emu_host *h, void *data, size_t size) {
+    if (!h) return false;
     ENTER(h);
     bool ok = h->retro_serialize(data, size);
     LEAVE();
@@ -305,6 +326,7 @@ bool emu_serialize(emu_host *h, void *data, size_t size) {
 }
 
 bool emu_unserialize(emu_host *h, const void *data, size_t size) {
+    if (!h) return false;
     ENTER(h);
     bool ok = h->retro_unserialize(data, size);
     LEAVE();
@@ -312,6 +334,7 @@ bool emu_unserialize(emu_host *h, const void *data, size_t size) {
 }
 
 void *emu_get_memory_data(emu_host *h, unsigned id) {
+    if (!h) return NULL;
     ENTER(h);
     void *p = h->retro_get_memory_data(id);
     LEAVE();
@@ -319,6 +342,7 @@ void *emu_get_memory_data(emu_host *h, unsigned id) {
 }
 
 size_t emu_get_memory_size(emu_host *h, unsigned id) {
+    if (!h) return 0;
     ENTER(h);
     size_t n = h->retro_get_memory_size(id);
     LEAVE();
@@ -326,28 +350,28 @@ size_t emu_get_memory_size(emu_host *h, unsigned id) {
 }
 
 void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device) {
-    if (!h->retro_set_controller_port_device) return;
+    if (!h || !h->retro_set_controller_port_device) return;
     ENTER(h);
     h->retro_set_controller_port_device(port, device);
     LEAVE();
 }
 
 void emu_cheat_reset(emu_host *h) {
-    if (!h->retro_cheat_reset) return;
+    if (!h || !h->retro_cheat_reset) return;
     ENTER(h);
     h->retro_cheat_reset();
     LEAVE();
 }
 
 void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code) {
-    if (!h->retro_cheat_set) return;
+    if (!h || !h->retro_cheat_set) return;
     ENTER(h);
     h->retro_cheat_set(index, enabled, code);
     LEAVE();
 }
 
 unsigned emu_get_region(emu_host *h) {
-    if (!h->retro_get_region) return 0;
+    if (!h || !h->retro_get_region) return 0;
     ENTER(h);
     unsigned r = h->retro_get_region();
     LEAVE();
@@ -398,7 +422,7 @@ void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height
 }
 
 int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned height) {
-    if (!h->frame) {
+    if (!h || !h->frame) {
         memset(dst, 0, (size_t)width * height * 3u);
         return -1;
     }
