@@ -12,6 +12,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(handle, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         with os.fdopen(handle, "wb") as f:
             f.write(data)
             f.flush()
