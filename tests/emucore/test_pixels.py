@@ -1,7 +1,6 @@
 """Pixel formats convert to RGB888 exactly as stable-retro does (no low-bit replication)."""
 
 import numpy as np
-
 from emucore.libretro._native import ffi, lib
 
 

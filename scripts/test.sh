@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs everything the tests need (ROM toolchains, Debian's nestopia core, Qt's libraries),
+# then runs the checks and the test suite. Arguments go to pytest.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+apt_install python3-venv cc65 binutils-m68k-linux-gnu libretro-nestopia xvfb "${QT_PACKAGES[@]}"
+setup_venv "studio,env,cores,test"
+cd "$ROOT"
+echo "== homebrew ROMs rebuild byte-identically"
+"$VENV/bin/python" homebrew/nes/build.py --check
+"$VENV/bin/python" homebrew/genesis/build.py --check
+echo "== ruff"
+"$VENV/bin/ruff" check emucore studio tests bench homebrew/make_start_states.py
+echo "== import contracts"
+"$VENV/bin/lint-imports"
+echo "== tests"
+QT_QPA_PLATFORM=offscreen "$VENV/bin/python" -m pytest "$@"

@@ -1,0 +1,75 @@
+"""``retro-studio``: the desktop app. With no argument it opens the bundled demo game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from emucore.errors import EmucoreError
+from emucore.paths import integrations_dir
+
+DEMO = "StudioDemo-Genesis"
+
+
+def resolve_game(target: str | None, state: str | None) -> tuple[Path, Path | None]:
+    """A ROM and a state from an integration name or folder, or a ROM path."""
+    target = target or DEMO
+    folder = Path(target)
+    if not folder.exists() and (integrations_dir() / target).is_dir():
+        folder = integrations_dir() / target
+    if folder.is_dir():
+        roms = sorted(p for p in folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
+        if not roms:
+            raise SystemExit(f"retro-studio: {folder} has no rom.* file")
+        name = state
+        if name is None and (folder / "metadata.json").is_file():
+            name = json.loads((folder / "metadata.json").read_text()).get("default_state")
+        state_path = None
+        if name:
+            state_path = folder / (name if name.endswith(".state") else f"{name}.state")
+        return roms[0], state_path
+    return folder, Path(state) if state else None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="retro-studio", description="Play a game and build its integration.")
+    parser.add_argument("game", nargs="?", help="an integration name or folder, or a ROM file")
+    parser.add_argument("--state", help="a state name in the integration, or a .state file")
+    parser.add_argument("--core", help="a core name or a path to a .so")
+    parser.add_argument("--screenshot", metavar="PNG", help="run, save a PNG of the window, and exit")
+    parser.add_argument("--frames", type=int, default=120, help="frames to run before --screenshot")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from PySide6.QtWidgets import QApplication
+
+    from studio.model.play_session import PlaySession
+    from studio.qt.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    rom, state = resolve_game(args.game, args.state)
+    try:
+        session = PlaySession(rom, state, core=args.core)
+    except EmucoreError as exc:
+        print(f"retro-studio: {exc}", file=sys.stderr)
+        return 2
+    window = MainWindow(session)
+    window.resize(800, 620)
+    window.show()
+    if args.screenshot:
+        window.timer.stop()
+        window.advance(args.frames)
+        app.processEvents()
+        window.grab().save(args.screenshot)
+        window.close()
+        return 0
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

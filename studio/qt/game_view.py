@@ -1,0 +1,45 @@
+"""The game picture: integer-scaled with the core's aspect ratio, newest frame only."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+
+class GameView(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._frame: np.ndarray | None = None
+        self._image: QImage | None = None
+        self.aspect_ratio = 4 / 3
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    def show_frame(self, frame: np.ndarray) -> None:
+        self._frame = np.ascontiguousarray(frame)
+        h, w, _ = self._frame.shape
+        self._image = QImage(self._frame.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(640, 480)
+
+    def target_rect(self) -> QRect:
+        """Where the picture goes: the largest integer scale that fits, in the core's aspect."""
+        if self._image is None:
+            return QRect()
+        w, h = self._image.width(), self._image.height()
+        display_w = max(1, round(h * self.aspect_ratio)) if self.aspect_ratio > 0 else w
+        scale = max(1, min(self.width() // display_w, self.height() // h))
+        out_w, out_h = display_w * scale, h * scale
+        return QRect((self.width() - out_w) // 2, (self.height() - out_h) // 2, out_w, out_h)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(24, 24, 28))
+        if self._image is not None:
+            painter.drawImage(self.target_rect(), self._image)
+        painter.end()
