@@ -32,7 +32,7 @@ class FrameClock:
         now = self._now()
         self._owed += (now - self._last) * self.fps * self.speed
         self._last = now
-        frames = int(self._owed)
+        frames = int(self._owed + 1e-9)  # float sums of 1/fps steps land just under whole frames
         if frames > self.max_burst:
             self._owed = 0.0
             return self.max_burst

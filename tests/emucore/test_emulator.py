@@ -252,3 +252,23 @@ def test_states_are_rejected_across_cores(nes_rom):
             nestopia.set_state(fceumm.get_state())
         with pytest.raises(StateError):
             fceumm.set_state(nestopia.get_state())
+
+
+def test_core_options_follow_the_compat_table_then_declared_defaults(airstriker, nes_rom):
+    with Emulator(airstriker / "rom.md") as emu:
+        options = emu.session.options
+        assert options.declared["genesis_plus_gx_addr_error"].default == "enabled"
+        assert options.answer("genesis_plus_gx_addr_error") == "disabled"  # stable-retro parity
+        assert len(options.declared) == 19 and all(options.answer(k) for k in options.declared)
+    require_core("nestopia")
+    with Emulator(nes_rom, core="nestopia") as emu:  # declares its options through v2 _INTL
+        options = emu.session.options
+        assert options.declared and all(o.values for o in options.declared.values())
+        assert all(options.answer(k) == o.default for k, o in options.declared.items())
+
+
+def test_user_option_override(nes_rom):
+    with Emulator(nes_rom, options={"fceumm_palette": "nescap"}) as emu:
+        assert emu.session.options.answer("fceumm_palette") == "nescap"
+        with pytest.raises(ValueError, match="takes one of"):
+            emu.session.options.set_override("fceumm_palette", "no-such-palette")

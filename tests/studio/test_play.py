@@ -1,0 +1,77 @@
+"""The studio's play session (no Qt) and its window (pytest-qt, offscreen)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from studio.app import main as studio_main
+from studio.app import resolve_game
+from studio.model.clock import FrameClock
+from studio.model.play_session import PlaySession
+from studio.qt.main_window import MainWindow
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_clock_paces_from_elapsed_time():
+    t = FakeTime()
+    clock = FrameClock(60.0, now=t)
+    t.now = 0.5
+    assert clock.due() == 4  # capped burst
+    t.now += 1 / 60
+    assert clock.due() == 1
+    t.now += 0.5 / 60
+    assert clock.due() == 0
+    t.now += 0.5 / 60
+    assert clock.due() == 1
+    clock.speed = 2.0
+    t.now += 1 / 60
+    assert clock.due() == 2
+
+
+def test_demo_resolves_to_its_start_state():
+    rom, state = resolve_game(None, None)
+    assert rom.name == "rom.md" and state is not None and state.name == "Start.state"
+
+
+def test_keys_drive_the_demo():
+    rom, state = resolve_game(None, None)
+    session = PlaySession(rom, state)
+    try:
+        assert session.key_down("X")  # Genesis B
+        assert not session.key_down("F1")
+        session.advance(10)
+        assert session.emulator.read(0xFF0000, ">u4") == 10
+        session.key_up("X")
+        session.advance(5)
+        assert session.emulator.read(0xFF0000, ">u4") == 10
+        session.reset_to_start()
+        assert session.emulator.read(0xFF0000, ">u4") == 0
+    finally:
+        session.close()
+
+
+def test_window_plays_with_the_keyboard(qtbot):
+    rom, state = resolve_game(None, None)
+    window = MainWindow(PlaySession(rom, state))
+    qtbot.addWidget(window)
+    window.timer.stop()
+    qtbot.keyPress(window, Qt.Key.Key_Right)
+    window.advance(12)
+    qtbot.keyRelease(window, Qt.Key.Key_Right)
+    assert window.session.emulator.read(0xFF000E, ">i2") == 1
+    assert "frame 12" in window.status.text()
+    image = window.grab().toImage()
+    assert image.width() > 300 and image.height() > 200
+
+
+def test_screenshot_command(tmp_path):
+    out = tmp_path / "shot.png"
+    assert studio_main(["--screenshot", str(out), "--frames", "30"]) == 0
+    assert out.stat().st_size > 1000
