@@ -40,7 +40,7 @@ from emucore.systems import CoreLibrary, System, get_system, library, system_for
 
 MAX_PLAYERS = 2
 MAX_STATE_BYTES = 256 << 20
-_BIT_WEIGHTS = (1 << np.arange(16, dtype=np.int64)).astype(np.int64)
+_FLAG_DTYPES = (np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.bool_))
 
 
 def _compat_screen_size(core: CoreLibrary, rom_path: Path, geometry: Geometry) -> tuple[int, int]:
@@ -188,13 +188,16 @@ class Emulator:
         sequence of up to 16 flags in button-index order (stable-retro's form)."""
         if not 0 <= player < MAX_PLAYERS:
             raise ValueError(f"player {player} is out of range (0..{MAX_PLAYERS - 1})")
+        if isinstance(mask, np.ndarray) and mask.dtype in _FLAG_DTYPES and mask.ndim == 1 and mask.size <= 16:
+            lib.emu_set_buttons(self._live(), player, ffi.from_buffer(np.ascontiguousarray(mask)), mask.size)
+            return
         if isinstance(mask, (int, np.integer)):
             bits = int(mask) & 0xFFFF
         else:
             flags = np.asarray(mask)
             if flags.ndim != 1 or flags.size > 16:
                 raise ValueError(f"a button mask has at most 16 entries, got shape {flags.shape}")
-            bits = int((flags != 0) @ _BIT_WEIGHTS[: flags.size])
+            bits = int.from_bytes(np.packbits(flags != 0, bitorder="little").tobytes(), "little")
         self._live().buttons[player] = bits
 
     def get_button_mask(self, player: int = 0) -> int:

@@ -380,6 +380,15 @@ unsigned emu_get_region(emu_host *h) {
 
 void emu_libc_srand(unsigned seed) { srand(seed); }
 
+int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count) {
+    if (!h || port >= EMU_MAX_PORTS || count > 16) return -1;
+    uint16_t bits = 0;
+    for (size_t i = 0; i < count; i++)
+        if (flags[i]) bits |= (uint16_t)(1u << i);
+    h->buttons[port] = bits;
+    return 0;
+}
+
 /* ---- pixels ---- */
 
 static void convert_row(const uint8_t *src, int format, unsigned count, uint8_t *out) {

@@ -134,6 +134,8 @@ void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
 unsigned emu_get_region(emu_host *h);
 
 void emu_libc_srand(unsigned seed);
+/* Sets a port's buttons from one flag byte per button (stable-retro's array form). */
+int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
 
 /* Converts the last frame to packed RGB888 (rows of width*3 bytes). Pixels outside the
  * rendered frame are zero. Returns 0, or -1 if no frame was rendered yet. */
