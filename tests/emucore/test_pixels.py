@@ -38,3 +38,35 @@ def test_pitch_is_honoured_and_missing_rows_are_zero():
     assert out[0, :3].tolist() == [[248, 0, 0]] * 3
     assert out[1, :3].tolist() == [[0, 0, 248]] * 3
     assert not out[:, 3].any() and not out[2].any()
+
+
+def reference_rgb565(v: np.ndarray) -> np.ndarray:
+    v = v.astype(np.uint32)
+    return np.stack([(v & 0xF800) >> 8, (v & 0x07E0) >> 3, (v & 0x001F) << 3], axis=-1).astype(np.uint8)
+
+
+def test_vector_paths_match_the_reference_at_every_width():
+    rng = np.random.default_rng(0)
+    for width in range(1, 41):
+        height = 3
+        pitch_px = width + 5
+        src16 = rng.integers(0, 1 << 16, (height, pitch_px), dtype=np.uint16)
+        out = convert(src16, 2, width, height, pitch_px * 2, width, height)
+        assert np.array_equal(out, reference_rgb565(src16[:, :width])), width
+        src32 = rng.integers(0, 1 << 32, (height, pitch_px), dtype=np.uint32)
+        out = convert(src32, 1, width, height, pitch_px * 4, width, height)
+        expected = src32[:, :width].view(np.uint8).reshape(height, width, 4)[..., 2::-1]
+        assert np.array_equal(out, expected), width
+
+
+def test_no_write_past_the_destination():
+    rng = np.random.default_rng(1)
+    for fmt, dtype in ((2, np.uint16), (1, np.uint32)):
+        for width in (4, 5, 8, 9, 16, 17):
+            src = rng.integers(0, 1 << 16, (2, width), dtype=dtype)
+            guard = np.full(2 * width * 3 + 64, 0xAB, dtype=np.uint8)
+            lib.emu_convert_pixels(
+                ffi.from_buffer(src), width, 2, width * np.dtype(dtype).itemsize, fmt,
+                ffi.from_buffer("uint8_t[]", guard), width, 2,
+            )
+            assert (guard[2 * width * 3:] == 0xAB).all(), (fmt, width)
