@@ -1,0 +1,112 @@
+"""Finding games: stable-retro's ``stable_retro.data`` API over our data roots.
+
+``import emucore.data`` gives stable-retro's names (``Integrations``, ``get_file_path``,
+``list_games``, ``get_known_hashes``, ...); documented in the project spec (env-api.md §10).
+
+Data roots
+    * **stable-retro's data root** (:func:`path`): ``RETRO_DATA_PATH`` if set, else the ``data``
+      folder of an installed stable-retro, found with ``importlib.util.find_spec`` (its
+      compiled module is never imported). It holds the ``stable``, ``experimental`` and
+      ``contrib`` sets. With neither, those sets are simply absent.
+    * **our repository's** ``integrations/`` folder: part of the STABLE set.
+    * **custom folders**: ``EMUCORE_DATA_PATH`` (``os.pathsep``-separated folders of game
+      folders), then those registered with ``Integrations.add_custom_path`` /
+      :func:`add_custom_integration`, in registration order. While ``EMUCORE_DATA_PATH`` names
+      a folder, ``CUSTOM_ONLY`` is part of the default mask, so ``make("MyGame")`` finds its
+      games (and, as a consequence, registered custom folders are then searched by default too).
+
+Lookup order (``Integrations.paths``; only the sets enabled in the mask take part)
+    1. ``<root>/contrib``                        (CONTRIB_ONLY)
+    2. ``<root>/experimental``                   (EXPERIMENTAL_ONLY)
+    3. ``EMUCORE_DATA_PATH`` folders, in order   (CUSTOM_ONLY)
+    4. registered custom folders, in order       (CUSTOM_ONLY)
+    5. our ``integrations/``                      (STABLE)
+    6. ``<root>/stable``                         (STABLE)
+
+Each file of a game is resolved on its own (:func:`get_file_path`): the first folder holding
+``<folder>/<game>/<file>`` wins, so ``rom.md`` may come from ``stable`` and
+``scenario.json`` from a custom folder. For the known-hash table the *last* folder wins, so
+``stable`` beats the others, as in stable-retro.
+
+``Integrations.DEFAULT`` is the process default mask at the time of use: ``STABLE``, plus
+what :func:`add_integrations` / :func:`add_custom_integration` added, plus ``CUSTOM_ONLY``
+while ``EMUCORE_DATA_PATH`` is set.
+"""
+
+from __future__ import annotations
+
+from emucore.data.hashes import (
+    MAX_ROM_BYTES,
+    candidate_hashes,
+    get_known_hashes,
+    groom_rom,
+    merge,
+    read_rom_sha,
+    verify_hash,
+)
+from emucore.data.integrations import (
+    DefaultIntegrations,
+    Integrations,
+    add_custom_integration,
+    add_integrations,
+    custom_paths,
+    env_custom_paths,
+    path,
+    resolve,
+)
+from emucore.data.lookup import (
+    GameInfo,
+    find_games,
+    get_fbneo_rom_name,
+    get_file_path,
+    get_original_romfile_path,
+    get_romfile_path,
+    is_fbneo_game,
+    list_games,
+    list_scenarios,
+    list_states,
+)
+from emucore.data.systeminfo import (
+    EMU_CORES,
+    EMU_EXTENSIONS,
+    EMU_INFO,
+    get_romfile_system,
+    get_system_info,
+    rom_extension_for_game,
+    system_from_game_name,
+)
+
+__all__ = [
+    "EMU_CORES",
+    "EMU_EXTENSIONS",
+    "EMU_INFO",
+    "MAX_ROM_BYTES",
+    "DefaultIntegrations",
+    "GameInfo",
+    "Integrations",
+    "add_custom_integration",
+    "add_integrations",
+    "candidate_hashes",
+    "custom_paths",
+    "env_custom_paths",
+    "find_games",
+    "get_fbneo_rom_name",
+    "get_file_path",
+    "get_known_hashes",
+    "get_original_romfile_path",
+    "get_romfile_path",
+    "get_romfile_system",
+    "get_system_info",
+    "groom_rom",
+    "is_fbneo_game",
+    "list_games",
+    "list_scenarios",
+    "list_states",
+    "merge",
+    "path",
+    "read_rom_sha",
+    "resolve",
+    "rom_extension_for_game",
+    "system_from_game_name",
+    "verify_hash",
+]

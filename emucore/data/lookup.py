@@ -1,0 +1,185 @@
+"""Finding a game's files across the integration sets, and listing games, states and scenarios."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+from emucore.data.integrations import Integrations, is_registered_custom, resolve
+from emucore.data.systeminfo import EMU_EXTENSIONS, system_from_game_name
+
+_ROM_NAMES = tuple(f"rom{ext}" for ext in EMU_EXTENSIONS)
+
+
+def get_file_path(
+    game: str, file: str | os.PathLike[str], inttype: Integrations | int = Integrations.DEFAULT
+) -> str | None:
+    """The first existing ``<set>/<game>/<file>`` in lookup order, or ``None``.
+
+    Each file is resolved on its own, so one game's files may come from different sets.
+
+    Args:
+        game: The game folder name, e.g. ``"Airstriker-Genesis-v0"``.
+        file: A file name inside the game folder. An absolute path is returned as-is if it exists.
+        inttype: The sets to search.
+    """
+    file = os.fspath(file)
+    if os.path.isabs(file):
+        return file if os.path.exists(file) else None
+    for folder in resolve(inttype).paths:
+        candidate = os.path.join(folder, game, file)
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str:
+    """The game's ``rom.<ext>``, trying every known extension in the systems table order.
+
+    Raises:
+        FileNotFoundError: ``"No romfiles found for game: <game>"``.
+    """
+    folders = resolve(inttype).paths
+    for name in _ROM_NAMES:
+        for folder in folders:
+            candidate = os.path.join(folder, game, name)
+            if os.path.exists(candidate):
+                return candidate
+    raise FileNotFoundError(f"No romfiles found for game: {game}")
+
+
+def _read_metadata(game: str, inttype: Integrations | int) -> dict:
+    metadata = get_file_path(game, "metadata.json", inttype)
+    if not metadata:
+        return {}
+    try:
+        with open(metadata, encoding="utf-8") as f:
+            value = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def get_original_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str:
+    """``metadata.json``'s ``original_rom_name`` (FBNeo) if that file exists, else :func:`get_romfile_path`."""
+    original = _read_metadata(game, inttype).get("original_rom_name")
+    if isinstance(original, str) and original:
+        found = get_file_path(game, original, inttype)
+        if found:
+            return found
+    return get_romfile_path(game, inttype)
+
+
+def get_fbneo_rom_name(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str | None:
+    """``metadata.json``'s ``original_rom_name`` (e.g. ``"mk2.zip"``), or ``None``."""
+    name = _read_metadata(game, inttype).get("original_rom_name")
+    return name if isinstance(name, str) else None
+
+
+def is_fbneo_game(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> bool:
+    """Whether ``metadata.json`` says ``"system": "FBNeo"``."""
+    return _read_metadata(game, inttype).get("system") == "FBNeo"
+
+
+def _listdir(folder: str, strict: bool) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except FileNotFoundError:
+        if strict:
+            raise
+        return []
+    except OSError:
+        return []
+
+
+def list_games(inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
+    """Sorted names of the game folders that have a ``rom.sha``, ROM present or not.
+
+    A missing or unreadable set folder is skipped, except an explicitly registered custom
+    folder that does not exist, which raises ``FileNotFoundError`` as in stable-retro.
+    """
+    games: set[str] = set()
+    for folder in resolve(inttype).paths:
+        for name in _listdir(folder, strict=is_registered_custom(folder)):
+            if name not in games and os.path.exists(os.path.join(folder, name, "rom.sha")):
+                games.add(name)
+    return sorted(games)
+
+
+def _game_files(game: str, inttype: Integrations | int, suffix: str) -> list[tuple[str, str]]:
+    """``(folder, name)`` of every ``*<suffix>`` file of the game, across the sets (hidden names skipped)."""
+    found = []
+    for folder in resolve(inttype).paths:
+        game_dir = os.path.join(folder, game)
+        for name in _listdir(game_dir, strict=False):
+            if name.endswith(suffix) and len(name) > len(suffix) and not name.startswith("."):
+                found.append((game_dir, name))
+    return found
+
+
+def list_states(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
+    """Sorted state names (no ``.state``) across the sets; names starting with ``_`` are hidden."""
+    states = {name[: -len(".state")] for _, name in _game_files(game, inttype, ".state") if not name.startswith("_")}
+    return sorted(states)
+
+
+def list_scenarios(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
+    """Sorted names of the game's ``*.json`` files that parse to an object with reward, rewards or done."""
+    scenarios = set()
+    for game_dir, name in _game_files(game, inttype, ".json"):
+        try:
+            with open(os.path.join(game_dir, name), encoding="utf-8") as f:
+                value = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(value, dict) and any(value.get(k) is not None for k in ("reward", "rewards", "done")):
+            scenarios.add(name[: -len(".json")])
+    return sorted(scenarios)
+
+
+class GameInfo(NamedTuple):
+    """One row of :func:`find_games`."""
+
+    name: str
+    folder: Path  # the game folder whose rom.sha the lookup resolves
+    has_rom: bool  # some enabled set holds a rom.<ext>
+    system: str | None  # from the ROM's extension, else from the name; None if neither tells
+
+
+def find_games(inttype: Integrations | int = Integrations.ALL) -> list[GameInfo]:
+    """Every game of the enabled sets, sorted by name, with whether a ROM is present.
+
+    Lists each game folder once (one directory read per folder), so it stays fast over the
+    ~1000 games of stable-retro. Missing or unreadable folders are skipped, never raised.
+    """
+    sha_folder: dict[str, str] = {}
+    rom_files: dict[str, set[str]] = {}
+    for folder in resolve(inttype).paths:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if not entry.is_dir():
+                    continue
+                names = os.listdir(entry.path)
+            except OSError:
+                continue
+            if "rom.sha" in names and entry.name not in sha_folder:
+                sha_folder[entry.name] = entry.path
+            roms = [n for n in names if n.startswith("rom.")]
+            if roms:
+                rom_files.setdefault(entry.name, set()).update(roms)
+    games = []
+    for name in sorted(sha_folder):
+        present = rom_files.get(name, set())
+        system = None
+        for rom in _ROM_NAMES:
+            if rom in present:
+                system = EMU_EXTENSIONS[rom[3:]]
+                break
+        games.append(GameInfo(name, Path(sha_folder[name]), system is not None, system or system_from_game_name(name)))
+    return games
