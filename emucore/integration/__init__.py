@@ -1,0 +1,34 @@
+"""Integration folders (stable-retro's game data): the one reader, writer and linter of them.
+
+A folder holds ``rom.<ext>``, ``rom.sha``, ``data.json``, ``scenario.json`` (and other
+scenario files), ``metadata.json``, ``<Name>.state`` files, Lua scripts and free files; see
+``integration-format.md``. :class:`Integration` loads and saves a whole folder;
+the ``parse_*``/``dump_*`` functions read and write single files in stable-retro's layout;
+:func:`lint` reports what stable-retro's verifier would, and more.
+"""
+
+from emucore.integration.common import Finding, IntegrationError, rom_sha1, system_from_name
+from emucore.integration.datafile import Variable, dump_data_json, parse_data_json
+from emucore.integration.folder import Integration
+from emucore.integration.lint import lint
+from emucore.integration.scenariofile import dump_scenario_json, is_scenario, parse_scenario_json
+from emucore.integration.statefile import MAX_STATE_BYTES, StateStore, read_state_file, write_state_file
+
+__all__ = [
+    "MAX_STATE_BYTES",
+    "Finding",
+    "Integration",
+    "IntegrationError",
+    "StateStore",
+    "Variable",
+    "dump_data_json",
+    "dump_scenario_json",
+    "is_scenario",
+    "lint",
+    "parse_data_json",
+    "parse_scenario_json",
+    "read_state_file",
+    "rom_sha1",
+    "system_from_name",
+    "write_state_file",
+]

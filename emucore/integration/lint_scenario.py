@@ -1,0 +1,338 @@
+"""Lint rules for scenario files: stable-retro's verifier, plus tests that can never fire (IF §5)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from emucore.datatypes import U64, InvalidTypeError, parse_type
+from emucore.integration.common import Finding
+
+OPS = frozenset({
+    "equal", "negative-equal", "not-equal", "less-than", "greater-than", "less-or-equal",
+    "greater-or-equal", "nonzero", "zero", "positive", "negative", "sign",
+})  # fmt: skip
+MEASUREMENTS = frozenset({"absolute", "delta"})
+INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def value_range(entry: Any) -> tuple[int, int]:
+    """The values a data.json variable can read as (IF §4.3), or the whole int64 range when unknown."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
+        return INT64
+    try:
+        dtype = parse_type(entry["type"])
+    except InvalidTypeError:
+        return INT64
+    w = dtype.width
+    if dtype.kind == "i":
+        lo, hi = (-(1 << (8 * w - 1)), (1 << (8 * w - 1)) - 1) if w else (0, 0)
+    else:
+        lo, hi = 0, {"d": 100, "n": 10}.get(dtype.kind, 256) ** w - 1
+        if hi > INT64[1]:  # a u8 above 2**63 wraps negative
+            lo, hi = INT64
+    mask = entry.get("mask")
+    if isinstance(mask, int) and not isinstance(mask, bool) and (mask & U64) < (1 << 63):
+        hi = min(hi, mask & U64) if lo >= 0 else mask & U64
+        lo = 0
+    return lo, hi
+
+
+def outcomes(op: str | None, ref: int, lo: int, hi: int) -> tuple[bool, bool]:
+    """Whether ``op(v)`` can be positive, and whether it can be negative, for ``v`` in ``[lo, hi]``."""
+    if op in (None, "sign"):
+        return hi > 0, lo < 0
+    can = {
+        "nonzero": not lo == hi == 0,
+        "zero": lo <= 0 <= hi,
+        "positive": hi > 0,
+        "negative": lo < 0,
+        "equal": lo <= ref <= hi,
+        "negative-equal": lo <= -ref <= hi,
+        "not-equal": not lo == hi == ref,
+        "less-than": lo < ref,
+        "greater-than": hi > ref,
+        "less-or-equal": lo <= ref,
+        "greater-or-equal": hi >= ref,
+    }
+    return can.get(op, hi > 0), False
+
+
+@dataclass
+class _Context:
+    file: str
+    info: dict | None  # data.json's info, None when there is no usable data.json
+    lua_variables: set[str]
+    buttons: set[str] | None
+    scripts: dict[str, str]  # loaded script file name -> source
+    script_exists: Callable[[str], bool]
+    out: list[Finding]
+
+    def add(self, level: str, key: str, message: str) -> None:
+        self.out.append(Finding(level, self.file, key, message))
+
+
+def _spec_fields(ctx: _Context, spec: dict, key: str, default_measurement: str) -> tuple[str | None, int, str]:
+    op = spec.get("op")
+    if op is not None and op not in OPS:
+        ctx.add("warning", f"{key}.op", f"unknown op {op!r} (stable-retro treats it as no op)")
+        op = None
+    measurement = spec.get("measurement", default_measurement)
+    if measurement not in MEASUREMENTS:
+        ctx.add(
+            "warning",
+            f"{key}.measurement",
+            f"unknown measurement {measurement!r} (stable-retro uses {default_measurement})",
+        )
+        measurement = default_measurement
+    for name in ("reference", "reward", "penalty"):
+        if name in spec and not _number(spec[name]):
+            ctx.add("warning", f"{key}.{name}", f"{name} {spec[name]!r} is not a number (stable-retro uses 0)")
+    ref = spec.get("reference", 0)
+    return op, int(ref) if _number(ref) else 0, measurement
+
+
+def _measured(ctx: _Context, name: str, measurement: str) -> tuple[int, int] | None:
+    if ctx.info is None or name not in ctx.info:
+        return None
+    lo, hi = value_range(ctx.info[name])
+    return (lo - hi, hi - lo) if measurement == "delta" else (lo, hi)
+
+
+def _why(op: str | None, ref: int, measurement: str, span: tuple[int, int]) -> str:
+    values = f"{measurement} values {span[0]}..{span[1]}"
+    return f"op {op} with reference {ref} on {values}" if op else values
+
+
+def _known(ctx: _Context, name: str, key: str) -> None:
+    if ctx.info is not None and name in ctx.info or name in ctx.lua_variables:
+        return
+    ctx.add("error", key, f"invalid variable {name}")
+
+
+def _reward(ctx: _Context, reward: Any, key: str) -> None:
+    if not isinstance(reward, dict):
+        ctx.add("warning", key, f"{key} is not an object; stable-retro ignores it")
+        return
+    _script_ref(ctx, reward.get("script"), f"{key}.script")
+    variables = reward.get("variables") or {}
+    for name, spec in variables.items():
+        vkey = f"{key}.variables.{name}"
+        _known(ctx, name, vkey)
+        if not spec or not isinstance(spec, dict):
+            ctx.add("error", vkey, f"invalid definition {name}")
+            continue
+        if "reward" not in spec and "penalty" not in spec:
+            ctx.add("error", vkey, f"blank reward {name}")
+        op, ref, measurement = _spec_fields(ctx, spec, vkey, "delta")
+        span = _measured(ctx, name, measurement)
+        if span is not None:
+            can_pos, can_neg = outcomes(op, ref, *span)
+            if spec.get("reward") and _number(spec["reward"]) and not can_pos:
+                ctx.add(
+                    "warning",
+                    f"{vkey}.reward",
+                    f"the reward of {name} never applies: "
+                    f"the result is never positive ({_why(op, ref, measurement, span)})",
+                )
+            if spec.get("penalty") and _number(spec["penalty"]) and not can_neg:
+                ctx.add(
+                    "warning",
+                    f"{vkey}.penalty",
+                    f"the penalty of {name} never applies: "
+                    f"the result is never negative ({_why(op, ref, measurement, span)})",
+                )
+    time = reward.get("time")
+    if isinstance(time, dict):
+        op, ref, _ = _spec_fields(ctx, time, f"{key}.time", "delta")
+        if time.get("penalty"):
+            ctx.add(
+                "warning",
+                f"{key}.time.penalty",
+                "the time penalty is never applied (the time term's value is always 1); use a negative reward",
+            )
+        if time.get("reward") and _number(time["reward"]) and not outcomes(op, ref, 1, 1)[0]:
+            ctx.add("warning", f"{key}.time.reward", f"the time reward never applies: {_why(op, ref, 'time', (1, 1))}")
+
+
+def _done_node(ctx: _Context, node: Any, key: str) -> None:
+    if not isinstance(node, dict):
+        ctx.add("warning", key, f"{key} is not an object; stable-retro ignores it")
+        return
+    variables = node.get("variables") or {}
+    nodes = node.get("nodes") or {}
+    if node.get("condition") == "all" and not variables and not nodes and (key != "done" or "script" not in node):
+        ctx.add("warning", key, "condition all with no tests is always true: the episode ends at every step")
+    for name, spec in variables.items():
+        vkey = f"{key}.variables.{name}"
+        _known(ctx, name, vkey)
+        if not isinstance(spec, dict):
+            ctx.add("warning", vkey, f"the test on {name} is not an object; stable-retro tests value > 0")
+            continue
+        op, ref, measurement = _spec_fields(ctx, spec, vkey, "absolute")
+        entry = (ctx.info or {}).get(name)
+        if (
+            key == "done"
+            and isinstance(entry, dict)
+            and "i" not in str(entry.get("type", ""))
+            and spec.get("op") == "negative"
+            and spec.get("measurement") != "delta"
+        ):
+            ctx.add("error", vkey, f"op: negative on unsigned {name}")
+            continue
+        span = _measured(ctx, name, measurement)
+        if span is not None and not outcomes(op, ref, *span)[0]:
+            ctx.add(
+                "warning",
+                vkey,
+                f"the done test on {name} is never true: "
+                f"the result is never positive ({_why(op, ref, measurement, span)})",
+            )
+    for name, child in nodes.items():
+        _done_node(ctx, child, f"{key}.nodes.{name}")
+
+
+def _done(ctx: _Context, done: Any) -> None:
+    _done_node(ctx, done, "done")
+    if not isinstance(done, dict):
+        return
+    _script_ref(ctx, done.get("script"), "done.script")
+    variables = done.get("variables")
+    if not isinstance(variables, dict):
+        return
+    # stable-retro's verifier checks these on the top-level node only.
+    checks = len(variables) + len(done.get("nodes") or {})
+    if "score" in variables:
+        ctx.add("warning", "done.variables.score", "suspicious variable in done condition: score")
+    if "health" in variables and "lives" in variables and "condition" not in done:
+        ctx.add("warning", "done", "suspicious done condition: health OR lives")
+    condition = done.get("condition", "any")
+    if condition == "all" and checks < 2:
+        ctx.add("error", "done.condition", "incorrect done condition all with only 1 check")
+    if condition == "any" and checks > 2:
+        ctx.add("warning", "done", "suspicious done condition any with more than 2 checks")
+    for name, spec in variables.items():
+        if isinstance(spec, dict) and "op" not in spec:
+            ctx.add("error", f"done.variables.{name}", f"invalid done condition {name}")
+
+
+def _defines(source: str, function: str) -> bool:
+    name = re.escape(function)
+    return re.search(rf"\bfunction\s+{name}\s*\(|\b{name}\s*=\s*function\b", source) is not None
+
+
+def _script_ref(ctx: _Context, ref: Any, key: str) -> None:
+    if not isinstance(ref, str):
+        return
+    scope, _, function = ref.rpartition(":")
+    scopes = {name.rsplit(".", 1)[-1] for name in ctx.scripts}
+    if not ctx.scripts:
+        ctx.add("error", key, f"script {ref} needs a Lua script, but the scenario loads none (stable-retro crashes)")
+    elif scope and scope not in scopes:
+        ctx.add("error", key, f"script {ref}: no loaded script has scope {scope!r} (loaded: {sorted(ctx.scripts)})")
+    elif not scope and len(scopes) != 1:
+        ctx.add("error", key, f"script {ref} has no scope and several script scopes are loaded")
+    elif not any(_defines(source, function) for source in ctx.scripts.values()):
+        ctx.add("warning", key, f"function {function} is not defined in {', '.join(sorted(ctx.scripts))}")
+
+
+def _rewards_shape(ctx: _Context, scenario: dict) -> None:
+    if "rewards" in scenario and isinstance(scenario["rewards"], list):
+        for i, r in enumerate(scenario["rewards"]):
+            if not isinstance(r, dict):
+                continue
+            if "variables" not in r and "script" not in r:
+                ctx.add("warning", f"rewards[{i}]", f"missing reward in rewards[{i}]")
+            elif "variables" in r and "script" in r:
+                ctx.add("warning", f"rewards[{i}]", f"both variables and script present in rewards[{i}]")
+        if "reward" in scenario:
+            ctx.add("warning", "rewards", "reward and rewards both present")
+        if len(scenario["rewards"]) > 2:
+            ctx.add("warning", "rewards", "only the first 2 entries of rewards are used")
+        return
+    reward = scenario.get("reward")
+    if not isinstance(reward, dict) or ("variables" not in reward and "script" not in reward):
+        ctx.add("warning", "reward", "missing reward")
+    elif "variables" in reward and "script" in reward:
+        ctx.add("warning", "reward", "both variables and script present in reward")
+
+
+def _layout(ctx: _Context, scenario: dict) -> None:
+    if "crops" in scenario:
+        ctx.add("error", "crops", "stable-retro cannot load a scenario with crops (it always raises); use crop")
+    crop = scenario.get("crop")
+    if isinstance(crop, list) and len(crop) > 4:
+        ctx.add("warning", "crop", f"crop has {len(crop)} numbers; stable-retro uses the first 4")
+    actions = scenario.get("actions")
+    if ctx.buttons is not None and isinstance(actions, list):
+        for i, group in enumerate(actions):
+            for j, combo in enumerate(group if isinstance(group, list) else []):
+                for button in combo if isinstance(combo, list) else []:
+                    if isinstance(button, str) and button not in ctx.buttons:
+                        ctx.add(
+                            "warning", f"actions[{i}][{j}]", f"unknown button {button!r} (the combo presses nothing)"
+                        )
+
+
+def lua_variables(sources: dict[str, str]) -> set[str]:
+    """Names Lua scripts assign as ``data.name = ...``: custom variables a scenario may test."""
+    found: set[str] = set()
+    for source in sources.values():
+        found.update(re.findall(r"\bdata\s*\.\s*([A-Za-z_]\w*)\s*=(?!=)", source))
+        found.update(re.findall(r"\bdata\s*\[\s*[\"']([^\"']+)[\"']\s*\]\s*=(?!=)", source))
+    return found
+
+
+def lint_scenario(
+    file: str,
+    scenario: dict,
+    info: dict | None,
+    *,
+    buttons: set[str] | None,
+    scripts: dict[str, str],
+    script_exists: Callable[[str], bool],
+) -> list[Finding]:
+    """Findings for one decoded (and validated) scenario file.
+
+    Args:
+        file: Its file name, e.g. ``scenario.json``.
+        scenario: The decoded scenario.
+        info: data.json's ``info`` (raw entries), or None when there is no usable data.json.
+        buttons: The system's button names, or None when the system is unknown.
+        scripts: Every Lua file of the folder by name -> source.
+        script_exists: Whether a file named in ``scripts`` (relative to the folder) exists.
+    """
+    out: list[Finding] = []
+    listed = scenario.get("scripts")
+    loaded: dict[str, str] = {}
+    if isinstance(listed, list):
+        for i, name in enumerate(listed):
+            if not script_exists(name):
+                out.append(Finding("error", file, f"scripts[{i}]", f"script file {name} not found"))
+            else:
+                loaded[name] = scripts.get(name, "")
+    ctx = _Context(
+        file, info if isinstance(info, dict) else None, lua_variables(loaded), buttons, loaded, script_exists, out
+    )
+    _rewards_shape(ctx, scenario)
+    if "reward" in scenario:
+        _reward(ctx, scenario["reward"], "reward")
+    if isinstance(scenario.get("rewards"), list):
+        for i, reward in enumerate(scenario["rewards"]):
+            _reward(ctx, reward, f"rewards[{i}]")
+    if (
+        "done" not in scenario
+        or not isinstance(scenario["done"], dict)
+        or not ({"variables", "script", "nodes"} & set(scenario["done"]))
+    ):
+        ctx.add("warning", "done", "missing done")
+    if "done" in scenario:
+        _done(ctx, scenario["done"])
+    _layout(ctx, scenario)
+    return out

@@ -1,0 +1,156 @@
+"""Scenario files (``scenario.json`` and the other ``*.json`` with ``reward``, ``rewards`` or ``done``).
+
+Only what makes stable-retro fail to load a scenario is rejected here (checked against the
+1.0.1 binary); everything else is kept as written, because stable-retro silently falls back to
+defaults for unknown or ill-typed values and the evaluator interprets the structure. Lint
+reports the rest.
+
+Rejected: a top level that is not an object (stable-retro ignores it, which hides the mistake);
+``rewards`` that is not an array; a ``script`` that is not a string; ``variables`` or ``nodes``
+that are not objects (an empty array or null is accepted, as there); ``crop`` that is not an
+array of at least four numbers (fewer crash stable-retro); ``actions`` that is not an array of
+arrays of arrays of strings; a ``scripts`` array with a non-string element.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from emucore.integration import jsontext
+from emucore.integration.common import IntegrationError
+from emucore.integration.jsontext import KeyPath
+
+SCENARIO_FILE = "scenario.json"
+SCENARIO_KEYS = ("reward", "rewards", "done")
+
+
+def is_scenario(decoded: Any) -> bool:
+    """True for a decoded JSON file stable-retro lists as a scenario (``list_scenarios``)."""
+    return isinstance(decoded, dict) and any(decoded.get(key) is not None for key in SCENARIO_KEYS)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class _Checker:
+    def __init__(self, file: Path, text: str | None):
+        self.file = file
+        self.text = text
+        self._locator: jsontext.KeyLocator | None = None
+
+    def fail(self, path: KeyPath, problem: str) -> IntegrationError:
+        if self._locator is None and self.text is not None:
+            self._locator = jsontext.KeyLocator(self.text)
+        place = jsontext.where(self.text, path, self._locator)
+        return IntegrationError(self.file, f"{place}: {problem}" if place else problem, jsontext.format_key(path))
+
+    def mapping(self, value: Any, path: KeyPath, what: str) -> dict:
+        if value is None or value == []:
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(path, f"{what} must be an object")
+        return value
+
+    def script(self, spec: dict, path: KeyPath) -> None:
+        if "script" in spec and not isinstance(spec["script"], str):
+            raise self.fail((*path, "script"), "script must be a string such as 'lua:function'")
+
+    def reward(self, spec: Any, path: KeyPath) -> None:
+        if not isinstance(spec, dict):
+            return  # ignored by stable-retro; lint warns
+        self.script(spec, path)
+        self.mapping(spec.get("variables"), (*path, "variables"), "reward variables")
+
+    def done_node(self, node: Any, path: KeyPath, top: bool) -> None:
+        if not isinstance(node, dict):
+            return
+        if top:
+            self.script(node, path)
+        self.mapping(node.get("variables"), (*path, "variables"), "done variables")
+        nodes = self.mapping(node.get("nodes"), (*path, "nodes"), "done nodes")
+        for name, child in nodes.items():
+            self.done_node(child, (*path, "nodes", name), False)
+
+    def crop(self, crop: Any) -> None:
+        if not isinstance(crop, list):
+            raise self.fail(("crop",), "crop must be an array [x, y, width, height]")
+        for i, element in enumerate(crop):
+            if not _is_number(element):
+                raise self.fail(("crop", i), "crop elements must be numbers")
+        if len(crop) < 4:
+            raise self.fail(("crop",), f"crop needs 4 numbers [x, y, width, height], it has {len(crop)}")
+
+    def actions(self, actions: Any) -> None:
+        shape = "actions must be an array of groups, each an array of combos, each an array of button names"
+        if not isinstance(actions, list):
+            raise self.fail(("actions",), shape)
+        for i, group in enumerate(actions):
+            if not isinstance(group, list):
+                raise self.fail(("actions", i), shape)
+            for j, combo in enumerate(group):
+                if not isinstance(combo, list):
+                    raise self.fail(("actions", i, j), shape)
+                for k, button in enumerate(combo):
+                    if not isinstance(button, str):
+                        raise self.fail(("actions", i, j, k), "button names must be strings")
+
+    def scenario(self, scenario: Any) -> None:
+        if not isinstance(scenario, dict):
+            raise IntegrationError(self.file, "a scenario must be a JSON object")
+        if "reward" in scenario:
+            self.reward(scenario["reward"], ("reward",))
+        rewards = scenario.get("rewards")
+        if rewards is not None:
+            if not isinstance(rewards, list):
+                raise self.fail(("rewards",), "rewards must be an array of reward objects (one per player)")
+            for i, spec in enumerate(rewards):
+                self.reward(spec, ("rewards", i))
+        if "done" in scenario:
+            self.done_node(scenario["done"], ("done",), True)
+        if "crop" in scenario:
+            self.crop(scenario["crop"])
+        if "actions" in scenario:
+            self.actions(scenario["actions"])
+        scripts = scenario.get("scripts")
+        if isinstance(scripts, list):
+            for i, name in enumerate(scripts):
+                if not isinstance(name, str):
+                    raise self.fail(("scripts", i), "script file names must be strings")
+
+
+def validate_scenario(scenario: Any, path: Path | None = None, text: str | None = None) -> dict:
+    """Checks a decoded scenario for what stable-retro refuses; returns it unchanged."""
+    _Checker(Path(path) if path is not None else Path(SCENARIO_FILE), text).scenario(scenario)
+    return scenario
+
+
+def parse_scenario_json(text: str | bytes, path: Path | None = None) -> dict:
+    """Reads a scenario file, keeping its structure as written.
+
+    Args:
+        text: The file content.
+        path: The file, for error messages (``scenario.json`` when omitted).
+
+    Returns:
+        The decoded JSON object.
+
+    Raises:
+        IntegrationError: Malformed JSON, or a value stable-retro cannot load (see the module
+            docstring). The message names the line, column and key.
+    """
+    file = Path(path) if path is not None else Path(SCENARIO_FILE)
+    decoded = jsontext.decode(text, file)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8-sig")
+    return validate_scenario(decoded, file, text)
+
+
+def dump_scenario_json(scenario: dict) -> str:
+    """Scenario text in stable-retro's writer layout: keys sorted at every level, 2-space indent, final newline.
+
+    The content is written as given; stable-retro's own saver also normalises it (drops
+    default values, always adds ``crop``), which is the evaluator's business, not the file's.
+    """
+    return jsontext.dump(scenario)
