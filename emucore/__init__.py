@@ -1,9 +1,19 @@
 """emucore: a libretro host and Gymnasium env layer, compatible with stable-retro.
 
-``import emucore as retro`` gives stable-retro's names where they exist.
+``import emucore as retro`` gives stable-retro's names: ``retro.make``, ``retro.RetroEnv``,
+``retro.State``, ``retro.Actions``, ``retro.Observations``, ``retro.data``, ``retro.RetroEmulator``.
+The Gymnasium parts load when first used, so the host alone does not import Gymnasium.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from emucore import data
+from emucore.data import get_romfile_system, get_system_info
 from emucore.emulator import Emulator
+from emucore.enums import Actions, Observations, State
 from emucore.errors import (
     CoreLoadError,
     CoreNotFoundError,
@@ -20,17 +30,49 @@ RetroEmulator = Emulator
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "make": "emucore.env",
+    "RetroEnv": "emucore.env",
+    "RetroVectorEnv": "emucore.env",
+    "Movie": "emucore.movie",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'emucore' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def get_core_path(system: str) -> str:
+    """The core library that runs ``system`` on this machine (stable-retro's name)."""
+    from emucore.corefinder import find_core
+
+    return str(find_core(system).path)
+
+
 __all__ = [
+    "Actions",
     "CoreLoadError",
     "CoreNotFoundError",
     "EmucoreError",
     "Emulator",
     "GameLoadError",
+    "Observations",
     "RetroEmulator",
+    "RetroEnv",
+    "RetroVectorEnv",
     "RomError",
     "RomNotFoundError",
+    "State",
     "StateError",
     "UnknownSystemError",
+    "data",
+    "get_core_path",
+    "get_romfile_system",
     "get_system",
+    "get_system_info",
+    "make",
     "system_for_path",
 ]

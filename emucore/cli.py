@@ -60,6 +60,33 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Lints integration folders (or game names) and prints the findings; 1 if any is an error."""
+    from pathlib import Path
+
+    from emucore import data
+    from emucore.integration import lint
+
+    errors = 0
+    for target in args.targets:
+        folder = Path(target)
+        if not folder.is_dir():
+            sha = data.get_file_path(target, "rom.sha", data.Integrations.ALL)
+            if not sha:
+                print(f"{target}: no such folder or game", file=sys.stderr)
+                errors += 1
+                continue
+            folder = Path(sha).parent
+        findings = lint(folder, deep=args.deep)
+        errors += sum(f.level == "error" for f in findings)
+        if not findings:
+            print(f"{folder}: ok")
+        for finding in findings:
+            key = f" [{finding.key}]" if finding.key else ""
+            print(f"{folder}: {finding.level}: {finding.file}{key}: {finding.message}")
+    return 1 if errors else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="emucore", description="Headless tools of Retro Integration Studio.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -70,10 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("rom")
     info.add_argument("--core", help="a core name or a path to a .so")
     info.set_defaults(func=cmd_info)
+    commands.add_parser("import", help="find ROMs of known games in folders and zips and copy them in")
+    verify = commands.add_parser("verify", help="lint integration folders (or game names)")
+    verify.add_argument("targets", nargs="+", metavar="FOLDER")
+    verify.add_argument("--deep", action="store_true", help="also decompress every state")
+    verify.set_defaults(func=cmd_verify)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["import"]:  # the importer parses its own options, --help included
+        from emucore.importer import main as import_main
+
+        return import_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -61,9 +61,13 @@ class Overlay:
 class AddressSpace:
     """data.json addresses over the core's memory blocks (stable-retro's ``Memory``)."""
 
-    def __init__(self, blocks: Iterable[Block], overlay: tuple[str, str, int] | None = None):
+    def __init__(self, blocks: Iterable[Block], overlay: tuple[str, str, int] | Overlay | None = None):
         self.blocks = sorted(blocks, key=lambda b: b.start)
-        self.overlay = Overlay(*overlay) if overlay else None
+        self.overlay = Overlay(*overlay) if isinstance(overlay, tuple) else overlay
+
+    def snapshot(self) -> AddressSpace:
+        """A copy of every block, read through the same overlay (stable-retro's delta snapshots)."""
+        return AddressSpace([Block(b.start, b.data.copy()) for b in self.blocks], self.overlay)
 
     # ---- lookup ----
 

@@ -3,7 +3,11 @@
 # then runs the checks and the test suite. Arguments go to pytest.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 apt_install python3-venv cc65 binutils-m68k-linux-gnu libretro-nestopia xvfb "${QT_PACKAGES[@]}"
-setup_venv "studio,env,cores,test"
+if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
+    python3 -m venv "$VENV" 2>/dev/null || true
+    "$VENV/bin/python" -m pip install -q torch==2.13.0  # the CPU build; Stable-Baselines3 needs torch
+fi
+setup_venv "studio,env,cores,rl,test"
 cd "$ROOT"
 echo "== homebrew ROMs rebuild byte-identically"
 "$VENV/bin/python" homebrew/nes/build.py --check

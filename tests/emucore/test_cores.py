@@ -104,3 +104,15 @@ def test_cli_reports_bad_input(capsys, tmp_path):
     (tmp_path / "x.md").write_bytes(b"")
     assert cli_main(["info", str(tmp_path / "x.md")]) == 2
     assert "the file is empty" in capsys.readouterr().err
+
+
+def test_cli_verify(capsys, tmp_path):
+    from tests.conftest import ROOT
+
+    assert cli_main(["verify", str(ROOT / "integrations" / "StudioDemo-Nes")]) == 0
+    assert "ok" in capsys.readouterr().out
+    broken = tmp_path / "Broken-Nes"
+    broken.mkdir()
+    (broken / "rom.sha").write_text("not-a-sha\n")
+    assert cli_main(["verify", str(broken)]) == 1
+    assert "error: rom.sha" in capsys.readouterr().out

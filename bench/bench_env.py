@@ -1,0 +1,95 @@
+"""env.step() against stable-retro's, and a threaded vector env against AsyncVectorEnv.
+
+Airstriker-Genesis-v0 from Level1 with FILTERED MultiBinary random actions. The single-env runs
+alternate in ABBA chunks within one run. The vector run compares 8 emucore envs on a thread
+pool (RetroVectorEnv) with 8 stable-retro envs in Gymnasium's AsyncVectorEnv (one process each).
+
+    python bench/bench_env.py [--rounds 20] [--chunk 300] [--vector-steps 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+
+def stable_retro_env():
+    import stable_retro
+
+    return stable_retro.make("Airstriker-Genesis-v0", state="Level1", render_mode=None)
+
+
+def emucore_env():
+    import emucore
+
+    return emucore.make("Airstriker-Genesis-v0", state="Level1", inttype=emucore.data.Integrations.ALL)
+
+
+def timed(env, actions: np.ndarray) -> float:
+    start = time.perf_counter()
+    for action in actions:
+        _, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            env.reset()
+    return len(actions) / (time.perf_counter() - start)
+
+
+def single(rounds: int, chunk: int) -> None:
+    envs = {"stable-retro": stable_retro_env(), "emucore": emucore_env()}
+    for env in envs.values():
+        env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    rates: dict[str, list[float]] = {name: [] for name in envs}
+    order = list(envs.items())
+    for round_index in range(rounds):
+        actions = rng.integers(0, 2, (chunk, 12), dtype=np.int8)
+        for name, env in order if round_index % 2 == 0 else order[::-1]:
+            rates[name].append(timed(env, actions))
+    sr, us = statistics.median(rates["stable-retro"]), statistics.median(rates["emucore"])
+    print(f"env.step() steps/s, median of {rounds} x {chunk}: stable-retro {sr:.0f}, emucore {us:.0f}, "
+          f"ratio {us / sr:.3f}")
+    for env in envs.values():
+        env.close()
+
+
+def vector(num_envs: int, steps: int) -> None:
+    import gymnasium
+
+    import emucore
+    from emucore.env import RetroVectorEnv
+
+    results = {}
+    async_env = gymnasium.vector.AsyncVectorEnv([stable_retro_env] * num_envs)
+    ours = RetroVectorEnv("Airstriker-Genesis-v0", num_envs, state="Level1", inttype=emucore.data.Integrations.ALL)
+    try:
+        for name, env in (("stable-retro AsyncVectorEnv", async_env), ("emucore RetroVectorEnv", ours)):
+            env.reset(seed=0)
+            rng = np.random.default_rng(1)
+            start = time.perf_counter()
+            for _ in range(steps):
+                env.step(rng.integers(0, 2, (num_envs, 12), dtype=np.int8))
+            results[name] = num_envs * steps / (time.perf_counter() - start)
+            print(f"{name}: {results[name]:.0f} steps/s aggregate ({num_envs} envs)")
+    finally:
+        async_env.close()
+        ours.close()
+    values = list(results.values())
+    print(f"vector ratio {values[1] / values[0]:.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--chunk", type=int, default=300)
+    parser.add_argument("--vector-envs", type=int, default=8)
+    parser.add_argument("--vector-steps", type=int, default=300)
+    args = parser.parse_args()
+    single(args.rounds, args.chunk)
+    vector(args.vector_envs, args.vector_steps)
+
+
+if __name__ == "__main__":
+    main()

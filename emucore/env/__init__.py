@@ -1,0 +1,13 @@
+"""The Gymnasium side of emucore: ``make``, ``RetroEnv`` and the threaded vector env.
+
+Importing it registers every known game with Gymnasium as ``emucore/<Game>``.
+"""
+
+from emucore.env.make import make
+from emucore.env.registration import register_games
+from emucore.env.retro_env import RetroEnv
+from emucore.env.vector import RetroVectorEnv
+
+register_games()
+
+__all__ = ["RetroEnv", "RetroVectorEnv", "make", "register_games"]

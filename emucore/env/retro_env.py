@@ -1,0 +1,314 @@
+"""``RetroEnv``: a Gymnasium env over an integration, step for step the same as stable-retro's.
+
+The construction, reset and step sequences are stable-retro 1.0.1's (env-api.md §4, §7, §13), so
+the same core, ROM, state and actions give identical observations, rewards, flags and info.
+Differences, all deliberate: several envs may live in one process; ``render_mode`` defaults to
+None (no window unless asked); MULTI_DISCRETE slices player 2's choices by group count.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils.ezpickle import EzPickle
+
+from emucore import data as retro_data
+from emucore.actions import ActionGroups
+from emucore.emulator import Emulator
+from emucore.enums import Actions, Observations, State
+from emucore.gamedata import GameData
+from emucore.integration import parse_data_json, parse_scenario_json, read_state_file
+from emucore.scenario import Scenario
+from emucore.systems import system_for_path
+
+
+def _rotate(image: np.ndarray, steps: int) -> np.ndarray:
+    if steps == 1:
+        return np.flipud(np.swapaxes(image, 0, 1))
+    if steps == 2:
+        return np.flipud(np.fliplr(image))
+    if steps == 3:
+        return np.fliplr(np.swapaxes(image, 0, 1))
+    return image
+
+
+class RetroEnv(gym.Env, EzPickle):
+    """A game as a Gymnasium environment (stable-retro's ``RetroEnv`` API)."""
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60, "video.frames_per_second": 60.0}
+
+    def __init__(
+        self,
+        game: str,
+        state: State | str | None = State.DEFAULT,
+        scenario: str | None = None,
+        info: str | None = None,
+        use_restricted_actions: Actions = Actions.FILTERED,
+        record: bool | str = False,
+        players: int = 1,
+        inttype: Any = None,
+        obs_type: Observations = Observations.IMAGE,
+        render_mode: str | None = None,
+        core: str | None = None,
+    ):
+        inttype = retro_data.Integrations.STABLE if inttype is None else retro_data.resolve(inttype)
+        EzPickle.__init__(
+            self, game, state, scenario, info, use_restricted_actions, record, players, inttype, obs_type,
+            render_mode, core,
+        )
+        if render_mode not in (None, "human", "rgb_array"):
+            raise ValueError(f"render_mode must be None, 'human' or 'rgb_array', not {render_mode!r}")
+        if players not in (1, 2):
+            raise ValueError(f"players must be 1 or 2, not {players!r}")
+        self.gamename = game
+        self.inttype = inttype
+        self.players = players
+        self._obs_type = Observations(obs_type)
+        self.use_restricted_actions = Actions(use_restricted_actions)
+        self.render_mode = render_mode
+        self.img: np.ndarray | None = None
+        self.ram: np.ndarray | None = None
+        self.viewer = None
+        self.multi_rewards = False
+        self.initial_state: bytes | None = None
+        self.statename: str | None = None
+        self.movie = None
+        self.movie_id = 0
+        self.movie_path: str | None = None
+
+        rom_path = retro_data.get_original_romfile_path(game, inttype)
+        self.metadata_json = self._read_metadata(game, inttype)
+        self.statename = self._default_state_name(state)
+        if self.statename:
+            self.load_state(self.statename, inttype)
+
+        self.system = system_for_path(rom_path).name
+        self.em = Emulator(rom_path, core=core)
+        try:
+            self.em.step()  # stable-retro runs one frame after configure_data
+            self.data = self._load_game_data(game, inttype, info, scenario)
+        except BaseException:
+            self.em.close()
+            raise
+        self.buttons = list(self.em.system.buttons)
+        self.num_buttons = len(self.buttons)
+        self.button_combos = self.data.valid_actions()
+        self.action_space = self._action_space()
+        if self._obs_type is Observations.RAM:
+            shape = self.get_ram().shape
+        else:
+            shape = self.get_screen(0, apply_rotation=True).shape
+        self.observation_space = gym.spaces.Box(low=0, high=255, shape=shape, dtype=np.uint8)
+        self.metadata = dict(self.metadata, render_fps=self.em.get_screen_rate())
+        if record is True:
+            self.auto_record()
+        elif record is not False:
+            self.auto_record(record)
+
+    # ---- construction ----
+
+    @staticmethod
+    def _read_metadata(game: str, inttype: Any) -> dict:
+        path = retro_data.get_file_path(game, "metadata.json", inttype)
+        if not path:
+            return {}
+        import json
+
+        try:
+            with open(path, encoding="utf-8") as f:
+                loaded = json.load(f)
+        except (OSError, ValueError):
+            return {}
+        return loaded if isinstance(loaded, dict) else {}
+
+    def _default_state_name(self, state: State | str | None) -> str | None:
+        if state is None or state == State.NONE:
+            return None
+        if state == State.DEFAULT:
+            meta = self.metadata_json
+            per_player = meta.get("default_player_state")
+            if isinstance(per_player, list) and self.players <= len(per_player):
+                return per_player[self.players - 1]
+            return meta.get("default_state") or None
+        return str(state)
+
+    def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> GameData:
+        info_path = self._json_path(game, inttype, info or "data")
+        scenario_path = self._json_path(game, inttype, scenario or "scenario")
+        variables = parse_data_json(Path(info_path).read_text("utf-8"), Path(info_path)) if info_path else {}
+        raw_scenario = (
+            parse_scenario_json(Path(scenario_path).read_text("utf-8"), Path(scenario_path)) if scenario_path else None
+        )
+        parsed = Scenario.parse(raw_scenario)
+        scripts = []
+        for name in parsed.scripts:
+            script_path = Path(scenario_path).parent / name if scenario_path else None
+            if script_path and script_path.is_file():
+                scripts.append((name, script_path.read_text("utf-8")))
+        system = self.em.system
+        groups = ActionGroups(parsed.actions or system.actions, system.buttons)
+        return GameData(variables, parsed, lambda: self.em.memory, groups, scripts)
+
+    @staticmethod
+    def _json_path(game: str, inttype: Any, name: str) -> str | None:
+        if name.endswith(".json"):
+            return name if os.path.exists(name) else None
+        return retro_data.get_file_path(game, f"{name}.json", inttype)
+
+    def _action_space(self) -> gym.Space:
+        groups = self.data.actions
+        if self.use_restricted_actions is Actions.DISCRETE:
+            return gym.spaces.Discrete(groups.discrete_size**self.players)
+        if self.use_restricted_actions is Actions.MULTI_DISCRETE:
+            return gym.spaces.MultiDiscrete([len(g) for g in groups.groups] * self.players)
+        return gym.spaces.MultiBinary(self.num_buttons * self.players)
+
+    # ---- the episode ----
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if self.initial_state:
+            self.em.set_state(self.initial_state)
+        for player in range(self.players):
+            self.em.set_button_mask(0, player)
+        self.em.step()
+        if self.movie_path is not None:
+            self._start_episode_movie()
+        if self.movie is not None:
+            self.movie.step()
+        self.data.reset()
+        self.data.update_ram()
+        if self.render_mode == "human":
+            self.render()
+        return self._update_obs(), {}
+
+    def step(self, action) -> tuple[np.ndarray, Any, bool, bool, dict]:
+        if self.img is None and self.ram is None:
+            raise RuntimeError("Please call env.reset() before env.step()")
+        masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
+        for player, mask in enumerate(masks):
+            if self.movie is not None:
+                for i in range(self.num_buttons):
+                    self.movie.set_key(i, bool((mask >> i) & 1), player)
+            self.em.set_button_mask(mask, player)
+        if self.movie is not None:
+            self.movie.step()
+        self.em.step()
+        self.data.update_ram()
+        obs = self._update_obs()
+        reward, done, info = self.compute_step()
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, bool(done), False, info
+
+    def compute_step(self) -> tuple[Any, bool, dict]:
+        if self.players > 1 and self.multi_rewards:
+            reward: Any = [self.data.current_reward(p) for p in range(self.players)]
+        else:
+            reward = self.data.current_reward()
+        return reward, self.data.is_done(), self.data.lookup_all()
+
+    def _update_obs(self) -> np.ndarray:
+        if self._obs_type is Observations.RAM:
+            self.ram = self.get_ram()
+            return self.ram
+        self.img = self.get_screen(0, apply_rotation=True)
+        return self.img
+
+    # ---- observations ----
+
+    def get_screen(self, player: int = 0, apply_rotation: bool = False) -> np.ndarray:
+        """The frame cropped by the player's crop (stable-retro's rules), optionally rotated."""
+        img = self.em.get_screen()
+        x, y, w, h = self.data.crop_info(player)
+        height, width = img.shape[:2]
+        x2 = width if not w or x + w > width else x + w
+        y2 = height if not h or y + h > height else y + h
+        if x or y or x2 != width or y2 != height:
+            img = img[y:y2, x:x2]
+        if apply_rotation:
+            img = _rotate(img, self.em.get_rotation() % 4)
+        return img
+
+    def get_ram(self) -> np.ndarray:
+        """All RAM blocks in address order, raw bytes."""
+        return self.em.get_ram()
+
+    def render(self):
+        img = self.img if self.img is not None else self.get_screen(0, apply_rotation=True)
+        if self.render_mode == "rgb_array":
+            return img
+        if self.render_mode == "human":
+            if self.viewer is None:
+                from emucore.env.viewer import ImageViewer
+
+                self.viewer = ImageViewer(f"{self.gamename}", self.em.get_screen_rate())
+            self.viewer.show(img)
+            return self.viewer.is_open
+        return None
+
+    # ---- actions and values ----
+
+    def action_to_array(self, action) -> list[np.ndarray]:
+        masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
+        return [self.data.actions.mask_to_array(mask) for mask in masks]
+
+    def get_action_meaning(self, action) -> list:
+        meanings = [
+            [self.buttons[i] for i in np.flatnonzero(array)] for array in self.action_to_array(action)
+        ]
+        return meanings[0] if self.players == 1 else meanings
+
+    def set_value(self, name: str, value) -> None:
+        self.data.set_value(name, value)
+
+    def load_state(self, statename: str, inttype: Any = None) -> None:
+        """Reads a state (name or path) into ``initial_state``; it applies at the next reset()."""
+        inttype = self.inttype if inttype is None else retro_data.resolve(inttype)
+        if not statename.endswith(".state"):
+            statename += ".state"
+        path = retro_data.get_file_path(self.gamename, statename, inttype)
+        if not path:
+            raise FileNotFoundError(f"state {statename} of {self.gamename} not found in {inttype}")
+        self.initial_state = read_state_file(path)
+        self.statename = statename
+
+    # ---- movies ----
+
+    def record_movie(self, path: str) -> None:
+        from emucore.movie import Movie
+
+        self.movie = Movie(path, True, self.players)
+        self.movie.configure(self.gamename, self.em)
+        if self.initial_state:
+            self.movie.set_state(self.initial_state)
+
+    def auto_record(self, path: str | None = None) -> None:
+        self.movie_path = path or os.getcwd()
+
+    def stop_record(self) -> None:
+        self.movie_path = None
+        self.movie_id = 0
+        if self.movie is not None:
+            self.movie.close()
+            self.movie = None
+
+    def _start_episode_movie(self) -> None:
+        state = os.path.splitext(os.path.basename(self.statename or "power-on"))[0]
+        assert self.movie_path is not None
+        self.record_movie(os.path.join(self.movie_path, f"{self.gamename}-{state}-{self.movie_id:06d}.bk2"))
+        self.movie_id += 1
+
+    def close(self) -> None:
+        if self.movie is not None:
+            self.movie.close()
+            self.movie = None
+        if getattr(self, "em", None) is not None:
+            self.em.close()
+        if self.viewer is not None:
+            self.viewer.close()
+            self.viewer = None

@@ -1,0 +1,210 @@
+"""stable-retro's GameData: a game's variables, its scenario's evaluation, and custom variables.
+
+One evaluation (``update_ram``) takes a snapshot of memory, decides done, computes each player's
+reward in float32, adds them to the totals and counts the frame (integration-format.md §5.6).
+The env uses it for training and the studio for its live preview, so both see the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from emucore.actions import ActionGroups
+from emucore.datatypes import ALL_ONES
+from emucore.memory import AddressSpace
+from emucore.scenario import DoneNode, RewardSpec, Scenario, Term
+
+PLAYERS = 2
+
+
+class VariableLike(Protocol):
+    address: int
+    type: str
+    mask: int | None
+
+
+def _read(memory: AddressSpace, variable: VariableLike) -> int:
+    return memory.read(variable.address, variable.type, ALL_ONES if variable.mask is None else variable.mask)
+
+
+def _as_int(value: Any) -> int:
+    """A custom variable as stable-retro's info dict gives it: floats truncated, bools 1/0."""
+    if value is None:
+        return 0
+    return int(value)
+
+
+class GameData:
+    """Variables, scenario and custom variables over one emulator's live memory.
+
+    Args:
+        variables: data.json's variables by name.
+        scenario: the parsed scenario (``Scenario.parse(None)`` for none).
+        memory: returns the current address space (it is rebuilt when the core remaps memory).
+        actions: the action groups in force (the scenario's, else the system's).
+        scripts: the Lua files the scenario lists, as (file name, source), in order.
+    """
+
+    def __init__(
+        self,
+        variables: Mapping[str, VariableLike],
+        scenario: Scenario,
+        memory: Callable[[], AddressSpace],
+        actions: ActionGroups,
+        scripts: Sequence[tuple[str, str]] = (),
+    ):
+        self.variables = dict(variables)
+        self.scenario = scenario
+        self._memory = memory
+        self.actions = actions
+        self.custom: dict[str, float | bool | None] = {}
+        self.frame = 0
+        self.done = False
+        self.rewards = [0.0] * PLAYERS
+        self.totals = [np.float32(0)] * PLAYERS
+        self._snapshot: AddressSpace | None = None
+        self._previous: AddressSpace | None = None
+        self.lua = None
+        if scripts:
+            from emucore.lua import LuaScripts
+
+            self.lua = LuaScripts(list(scripts), self)
+            self.lua.reload()
+
+    # ---- evaluation ----
+
+    def reset(self) -> None:
+        """New episode: totals, frame and custom variables cleared, Lua scripts re-run."""
+        self.frame = 0
+        self.done = False
+        self.rewards = [0.0] * PLAYERS
+        self.totals = [np.float32(0)] * PLAYERS
+        self.custom.clear()
+        if self.lua is not None:
+            self.lua.reload()
+
+    def update_ram(self) -> None:
+        """One evaluation: snapshot, done, then each player's reward."""
+        live = self._memory()
+        self._previous, self._snapshot = self._snapshot, live.snapshot()
+        self.done = self._evaluate_done()
+        for player in range(PLAYERS):
+            reward = self._evaluate_reward(self.scenario.rewards[player])
+            self.rewards[player] = float(reward)
+            self.totals[player] = np.float32(self.totals[player] + reward)
+        self.frame += 1
+
+    def measure(self, name: str, measurement: str) -> int:
+        """A variable's value (live memory) or delta (between the last two snapshots)."""
+        if name in self.custom:
+            return _as_int(self.custom[name]) if measurement == "absolute" else 0
+        variable = self.variables.get(name)
+        if variable is None:
+            raise ValueError(name)
+        if measurement == "absolute":
+            return _read(self._memory(), variable)
+        assert self._snapshot is not None, "measure() runs inside update_ram()"
+        now = _read(self._snapshot, variable)  # an unmapped variable raises even on the first evaluation
+        if self._previous is None:
+            return 0
+        return now - _read(self._previous, variable)
+
+    def _test(self, name: str, term: Term) -> bool:
+        return term.apply(self.measure(name, term.measurement)) > 0
+
+    def _node(self, node: DoneNode) -> bool:
+        want_all = node.condition == "all"
+        for name, term in node.variables.items():
+            if self._test(name, term) != want_all:
+                return not want_all
+        for child in node.nodes.values():
+            if self._node(child) != want_all:
+                return not want_all
+        return want_all
+
+    def _evaluate_done(self) -> bool:
+        if self.scenario.done_script:
+            from emucore.lua import to_done
+
+            return to_done(self._lua().call(self.scenario.done_script))
+        if self.scenario.done is None:
+            return False
+        return self._node(self.scenario.done)
+
+    def _evaluate_reward(self, spec: RewardSpec) -> np.float32:
+        if spec.script:
+            from emucore.lua import to_reward
+
+            return np.float32(to_reward(self._lua().call(spec.script)))
+        total = spec.time.value(1) if spec.time is not None else np.float32(0)
+        for name, term in spec.variables.items():
+            total = np.float32(total + term.value(self.measure(name, term.measurement)))
+        return total
+
+    def _lua(self):
+        if self.lua is None:
+            raise RuntimeError("Lua call failed: the scenario names a script function but loads no script")
+        return self.lua
+
+    # ---- stable-retro's GameData methods ----
+
+    def current_reward(self, player: int = 0) -> float:
+        return self.rewards[player]
+
+    def total_reward(self, player: int = 0) -> float:
+        return float(self.totals[player])
+
+    def is_done(self) -> bool:
+        return self.done
+
+    def lookup_value(self, name: str) -> int | float | bool | None:
+        """A custom variable, else a data.json variable's live value; KeyError if neither."""
+        if name in self.custom:
+            return self.custom[name]
+        variable = self.variables.get(name)
+        if variable is None:
+            raise KeyError(name)
+        return _read(self._memory(), variable)
+
+    def set_value(self, name: str, value: int | float | bool | None) -> None:
+        """A data.json variable is written to memory (all its bytes); any other name is a custom variable."""
+        variable = self.variables.get(name)
+        if variable is not None:
+            self._memory().write(variable.address, variable.type, 0 if value is None else int(value))
+        elif isinstance(value, bool) or value is None:
+            self.custom[name] = value
+        else:
+            self.custom[name] = float(value)
+
+    def lookup_all(self) -> dict[str, int]:
+        """The ``info`` dict: mapped data.json variables and custom variables, as ints."""
+        memory = self._memory()
+        info: dict[str, int] = {}
+        for name, variable in self.variables.items():
+            try:
+                info[name] = _read(memory, variable)
+            except IndexError:
+                continue
+        for name, value in self.custom.items():
+            info[name] = _as_int(value)
+        return info
+
+    def valid_actions(self) -> list[list[int]]:
+        return self.actions.valid_actions()
+
+    def filter_action(self, mask: int) -> int:
+        return self.actions.filter(mask)
+
+    def crop_info(self, player: int = 0) -> tuple[int, int, int, int]:
+        return self.scenario.crop(player)
+
+    # ---- what Lua scripts see (emucore.lua.DataAccess) ----
+
+    def lookup(self, name: str) -> int | float | bool | None:
+        return self.lookup_value(name)
+
+    def read_byte(self, address: int) -> int:
+        return self._memory().read(address, "|u1")

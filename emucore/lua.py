@@ -1,0 +1,757 @@
+"""Sandboxed scenario scripts: stable-retro's Lua interface (integration-format.md §5.5, §8).
+
+A scenario's ``scripts`` are loaded, per scope, into one Lua state; ``reward.script`` and
+``done.script`` name functions in them (``"lua:func"`` or a bare ``"func"``).
+The scripts see two globals:
+
+* ``data``: ``data.<name>`` reads a custom variable or a data.json variable (an unknown name is an
+  error, never ``nil``), ``data[<number>]`` reads one byte, and ``data.<name> = v`` writes one.
+* ``scenario``: ``scenario.frame`` and ``scenario.timestep`` (``frame // 4``); writes are ignored.
+
+The runtime is LuaJIT 2.1 (lupa's ``lupa.luajit21``), the engine stable-retro embeds, so the language
+and the numbers (all doubles) are the same; Lua 5.1 (``lupa.lua51``) is the fallback. The JIT compiler
+is switched off, so the instruction budget's count hook sees every instruction.
+
+Differences from stable-retro, all on purpose:
+
+* A sandbox. Scripts get ``base``, ``coroutine``, ``table``, ``string`` and ``math``, but not
+  ``dofile``, ``loadfile``, ``getfenv``, ``setfenv``, ``newproxy``, ``module``, ``require`` or
+  ``string.dump``; ``load``/``loadstring`` compile source text only (no bytecode) into the script's
+  own globals; ``collectgarbage`` only accepts ``"collect"``, ``"count"`` and ``"step"``; ``print``
+  goes to a handler (default: this module's logger). ``io``, ``os``, ``debug``, ``jit``, ``bit``,
+  ``ffi`` and lupa's ``python`` module are unreachable (stable-retro lacks most of them too).
+* Limits: an instruction budget per script load and per call, a memory cap per state, Lua's own
+  stack limit for recursion, and a worst-case cost cap on string pattern matching (``find``,
+  ``match``, ``gmatch``, ``gsub``), which runs in C where no instruction is counted.
+* A file that fails to load is recorded in ``LuaScripts.load_errors`` (stable-retro ignores it).
+* Error messages carry the file and line (``"script.lua:12: Out of bounds access"``); an unknown
+  variable says so instead of stable-retro's ``"C++ exception"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import math
+import re
+from collections.abc import Callable, Iterable
+from types import ModuleType
+from typing import Any, Protocol
+
+import numpy as np
+
+from emucore.errors import EmucoreError
+
+__all__ = [
+    "DEFAULT_INSTRUCTION_LIMIT",
+    "DEFAULT_MEMORY_LIMIT",
+    "DataAccess",
+    "LuaError",
+    "LuaScripts",
+    "RUNTIME_NAME",
+    "to_done",
+    "to_int64",
+    "to_reward",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_INSTRUCTION_LIMIT = 10_000_000
+"""Lua VM instructions one script load or one call may execute."""
+
+DEFAULT_MEMORY_LIMIT = 64 * 1024 * 1024
+"""Bytes one Lua state (one scope) may allocate."""
+
+PATTERN_COST_LIMIT = 1e8
+"""Worst-case steps a single string pattern match may take (about a second of C time)."""
+
+_HOOK_GRAIN = 1000  # instructions between two count-hook calls
+_INT64_MIN = -(2**63)
+_INT64_RANGE = 2.0**63
+
+
+def _load_runtime() -> tuple[ModuleType, str]:
+    for name, label in (("luajit21", "LuaJIT 2.1"), ("lua51", "Lua 5.1")):
+        try:
+            return importlib.import_module(f"lupa.{name}"), label
+        except ImportError:
+            continue
+    raise ImportError("emucore.lua needs lupa>=2.0 built with LuaJIT 2.1 or Lua 5.1 (lupa.luajit21 / lupa.lua51)")
+
+
+_lupa, RUNTIME_NAME = _load_runtime()
+
+
+# ---------------------------------------------------------------------------------------------
+# errors and conversions
+
+
+class LuaError(EmucoreError, RuntimeError):
+    """A Lua script failed to load or to run.
+
+    ``str(error)`` is ``"Lua call failed: <message>"`` like stable-retro's ``RuntimeError``
+    (``"Lua load failed: ..."`` for files that do not load).
+
+    Attributes:
+        message: Lua's own message, e.g. ``"script.lua:12: attempt to index a nil value"``.
+        file: the script file the message points at, if it names one.
+        line: the line it points at, if it names one.
+    """
+
+    def __init__(self, message: str, *, action: str = "call"):
+        self.message = message
+        self.file: str | None = None
+        self.line: int | None = None
+        where = re.match(r"(.+?):(\d+): ", message)
+        if where:
+            self.file, self.line = where.group(1), int(where.group(2))
+        super().__init__(f"Lua {action} failed: {message}")
+
+
+def to_reward(value: object) -> float:
+    """A script's return value as a reward: a number rounded to float32, a boolean 1.0/0.0, else 0.0.
+
+    >>> to_reward(0.1)
+    0.10000000149011612
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(np.float32(value))
+    return 0.0
+
+
+def to_done(value: object) -> bool:
+    """A script's return value as done: a number is true when non-zero, a boolean as is, else False."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return bool(value != 0)
+    return False
+
+
+def to_int64(value: float) -> int:
+    """A Lua number truncated toward zero to int64, as stable-retro's C++ cast does for memory writes.
+
+    NaN and values outside the int64 range give ``-2**63`` (what x86-64 produces for that cast).
+    """
+    if isinstance(value, int):
+        return value if -_INT64_RANGE <= value < _INT64_RANGE else _INT64_MIN
+    if math.isnan(value) or not -_INT64_RANGE <= value < _INT64_RANGE:
+        return _INT64_MIN
+    return int(value)
+
+
+class DataAccess(Protocol):
+    """What scripts reach through ``data`` and ``scenario``; the evaluator implements it."""
+
+    def lookup(self, name: str) -> int | float | bool | None:
+        """A custom variable, else a data.json variable's value; ``KeyError`` for an unknown name."""
+        ...
+
+    def set_value(self, name: str, value: int | float | bool | None) -> None:
+        """Write a data.json variable to memory (the caller truncates numbers, see ``to_int64``),
+        else create or update a custom variable (numbers are stored as floats)."""
+        ...
+
+    def read_byte(self, address: int) -> int:
+        """The byte at an absolute address; ``IndexError`` if it is unmapped."""
+        ...
+
+    @property
+    def frame(self) -> int:
+        """Evaluations since the last reset (``scenario.frame``)."""
+        ...
+
+
+# ---------------------------------------------------------------------------------------------
+# the trusted Lua side: runs with the real globals, builds one sandbox and returns its entry points
+
+_BOOTSTRAP = r"""
+local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit = ...
+
+local type, tostring, tonumber, error, select, pairs, ipairs, next =
+      type, tostring, tonumber, error, select, pairs, ipairs, next
+local pcall, xpcall, setmetatable, getmetatable, rawget, rawset, rawequal, unpack, assert =
+      pcall, xpcall, setmetatable, getmetatable, rawget, rawset, rawequal, unpack, assert
+local collectgarbage, load, loadstring, setfenv = collectgarbage, load, loadstring, setfenv
+local concat, floor, huge = table.concat, math.floor, math.huge
+local sbyte, sfind, smatch, sgmatch, sgsub = string.byte, string.find, string.match, string.gmatch, string.gsub
+local sethook = debug.sethook
+local is_luajit = jit ~= nil
+
+if is_luajit then
+  -- compiled traces skip count hooks: interpret everything so the budget sees every instruction
+  jit.off()
+  jit.flush()
+end
+
+-- instruction budget ----------------------------------------------------------------------
+local budget = { remaining = 0, tripped = false }
+local hook
+hook = function()
+  local left = budget.remaining - grain
+  budget.remaining = left
+  if left < 0 then
+    if not budget.tripped then
+      budget.tripped = true
+      -- from now on fail at every instruction, so pcall loops cannot swallow the error
+      sethook(hook, "", 1)
+      error("instruction limit exceeded", 2)
+    end
+    error("instruction limit exceeded", 0)
+  end
+end
+
+local function arm(limit)
+  budget.remaining = limit
+  budget.tripped = false
+  sethook(hook, "", grain)
+end
+
+-- the sandbox -------------------------------------------------------------------------------
+local env = {}
+
+local function compile(source, chunkname)
+  if is_luajit then
+    return load(source, chunkname, "t", env)
+  end
+  if sbyte(source, 1) == 27 then
+    return nil, "attempt to load a binary chunk"
+  end
+  local f, err = loadstring(source, chunkname)
+  if f then setfenv(f, env) end
+  return f, err
+end
+
+for _, name in ipairs({ "assert", "error", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget",
+                        "rawset", "select", "setmetatable", "getmetatable", "tonumber", "tostring",
+                        "type", "unpack", "gcinfo" }) do
+  env[name] = _G[name]
+end
+env._VERSION = _VERSION
+env._G = env
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+env.table = copy(table)
+env.math = copy(math)
+env.coroutine = copy(coroutine)
+
+-- the string library is shared with the string metatable, so harden the real table
+string.dump = nil
+
+local function pattern_cost(subject, pattern)
+  -- worst case of Lua's backtracking matcher: each quantified item can retry every position
+  local n = #subject + 1
+  local quantifiers, optionals = 0, 0
+  local i, len = 1, #pattern
+  while i <= len do
+    local c = sbyte(pattern, i)
+    if c == 37 then            -- '%'
+      local d = sbyte(pattern, i + 1)
+      if d == 98 then          -- %bxy
+        quantifiers = quantifiers + 1
+        i = i + 4
+      else
+        i = i + 2
+      end
+    elseif c == 91 then        -- '[' set: skip to its ']'
+      i = i + 1
+      if sbyte(pattern, i) == 94 then i = i + 1 end
+      if sbyte(pattern, i) == 93 then i = i + 1 end
+      while i <= len and sbyte(pattern, i) ~= 93 do
+        if sbyte(pattern, i) == 37 then i = i + 1 end
+        i = i + 1
+      end
+      i = i + 1
+    else
+      if c == 42 or c == 43 or c == 45 then      -- '*', '+', '-'
+        quantifiers = quantifiers + 1
+      elseif c == 63 then                        -- '?'
+        optionals = optionals + 1
+      end
+      i = i + 1
+    end
+  end
+  local cost = n * (2 ^ optionals)
+  for k = 1, quantifiers do
+    cost = cost * n / (k + 1)
+    if cost > pattern_limit then return cost end
+  end
+  return cost
+end
+
+local function guard(subject, pattern)
+  local ts, tp = type(subject), type(pattern)
+  if (ts == "string" or ts == "number") and (tp == "string" or tp == "number") then
+    if pattern_cost(tostring(subject), tostring(pattern)) > pattern_limit then
+      error("pattern too complex for the sandbox", 3)
+    end
+  end
+end
+
+string.find = function(s, p, init, plain)
+  if not plain then guard(s, p) end
+  return sfind(s, p, init, plain)
+end
+string.match = function(s, p, init)
+  guard(s, p)
+  return smatch(s, p, init)
+end
+string.gmatch = function(s, p)
+  guard(s, p)
+  return sgmatch(s, p)
+end
+string.gsub = function(s, p, repl, n)
+  guard(s, p)
+  return sgsub(s, p, repl, n)
+end
+env.string = string
+
+-- an error handler runs inside the hook that raised the error, where no hook fires: once the
+-- budget is spent, skip the script's handler so it cannot loop unseen
+env.xpcall = function(f, handler, ...)
+  return xpcall(f, function(e)
+    if budget.tripped then return e end
+    return handler(e)
+  end, ...)
+end
+
+env.print = function(...)
+  local parts = {}
+  for i = 1, select("#", ...) do
+    parts[i] = tostring((select(i, ...)))
+  end
+  py_print(concat(parts, "\t"))
+end
+
+env.loadstring = function(source, chunkname)
+  if type(source) ~= "string" then
+    error("bad argument #1 to 'loadstring' (string expected, got " .. type(source) .. ")", 2)
+  end
+  return compile(source, chunkname or source)
+end
+
+env.load = function(chunk, chunkname)
+  if type(chunk) == "string" then
+    return compile(chunk, chunkname or chunk)
+  end
+  if type(chunk) ~= "function" then
+    error("bad argument #1 to 'load' (function expected, got " .. type(chunk) .. ")", 2)
+  end
+  local parts = {}
+  while true do
+    local piece = chunk()
+    if piece == nil or piece == "" then break end
+    if type(piece) ~= "string" then return nil, "reader function must return a string" end
+    parts[#parts + 1] = piece
+  end
+  return compile(concat(parts), chunkname or "=(load)")
+end
+
+local gc_options = { collect = true, count = true, step = true }
+env.collectgarbage = function(option, arg)
+  option = option or "collect"
+  if not gc_options[option] then
+    error("collectgarbage option '" .. tostring(option) .. "' is not allowed in the sandbox", 2)
+  end
+  return collectgarbage(option, arg)
+end
+
+-- data and scenario -------------------------------------------------------------------------
+env.data = setmetatable({}, {
+  __metatable = false,
+  __index = function(_, key)
+    local ok, value
+    local address = tonumber(key)
+    if address ~= nil then
+      ok, value = py_byte(address)
+    elseif type(key) == "string" then
+      ok, value = py_lookup(key)
+    else
+      error("Invalid variable name", 2)
+    end
+    if not ok then error(value, 2) end
+    return value
+  end,
+  __newindex = function(_, key, value)
+    local kt = type(key)
+    if kt == "number" then
+      key = tostring(key)
+    elseif kt ~= "string" then
+      error("Invalid variable name", 2)
+    end
+    local vt = type(value)
+    if vt ~= "nil" and vt ~= "number" and vt ~= "boolean" then
+      error("Invalid variable type", 2)
+    end
+    local ok, message = py_set(key, value)
+    if not ok then error(message, 2) end
+  end,
+})
+
+env.scenario = setmetatable({}, {
+  __metatable = false,
+  __index = function(_, key)
+    if key == "frame" or key == "timestep" then
+      return py_scenario(key)
+    end
+    error("Unknown scenario property", 2)
+  end,
+  __newindex = function() end,
+})
+
+local builtins = {}
+for name in pairs(env) do builtins[name] = true end
+
+-- entry points for Python -------------------------------------------------------------------
+local function run_file(source, chunkname, limit)
+  local f, err = compile(source, chunkname)
+  if not f then return false, err end
+  arm(limit)
+  f()
+  sethook()
+  return true, ""
+end
+
+local function call(name, limit)
+  arm(limit)
+  local f = env[name]
+  if f == nil then
+    error("function '" .. name .. "' is not defined", 0)
+  end
+  local result = f()
+  sethook()
+  return result
+end
+
+local function functions()
+  local names = {}
+  for name, value in pairs(env) do
+    if type(name) == "string" and type(value) == "function" and not builtins[name] then
+      names[#names + 1] = name
+    end
+  end
+  return names
+end
+
+python = nil
+if package and package.loaded then package.loaded.python = nil end
+
+return run_file, call, functions, sethook
+"""
+
+_SYNTAX_CHECK = r"""
+local source, chunkname = ...
+if jit then
+  local f, err = load(source, chunkname, "t")
+  return err
+end
+if string.byte(source, 1) == 27 then return "attempt to load a binary chunk" end
+local f, err = loadstring(source, chunkname)
+return err
+"""
+
+
+def _deny_attributes(obj: object, name: Any, is_setting: bool) -> Any:
+    raise AttributeError("Python attributes are not accessible from Lua scripts")
+
+
+def _new_runtime(memory_limit: int) -> Any:
+    return _lupa.LuaRuntime(
+        encoding=None,
+        register_eval=False,
+        register_builtins=False,
+        unpack_returned_tuples=True,
+        attribute_filter=_deny_attributes,
+        max_memory=memory_limit,
+    )
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _error_message(exc: BaseException) -> str:
+    """Lua's message from a lupa exception, without lupa's traceback."""
+    if isinstance(exc, (MemoryError, getattr(_lupa, "LuaMemoryError", MemoryError))):
+        return "not enough memory (the script exceeded its memory limit)"
+    message = _text(exc.args[0]) if exc.args else ""
+    message = message.split("\nstack traceback:", 1)[0]
+    if not message:
+        message = "error object is not a string"
+    return message
+
+
+def _describe(exc: Exception) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _lua_value(value: object, name: str) -> tuple[bool, object]:
+    """A DataAccess value as (ok, Lua value or error message)."""
+    if value is None:
+        return True, None
+    if isinstance(value, (bool, np.bool_)):
+        return True, bool(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return True, float(value)  # Lua numbers are doubles
+    return False, f'variable "{name}" has a value Lua cannot hold ({type(value).__name__})'.encode()
+
+
+class _Scope:
+    """One Lua state with its sandbox, built fresh by every reload."""
+
+    def __init__(
+        self,
+        name: str,
+        data: DataAccess,
+        print_handler: Callable[[str], None],
+        memory_limit: int,
+        instruction_limit: int,
+    ):
+        self.name = name
+        self._data = data
+        self._print = print_handler
+        self._runtime = _new_runtime(memory_limit)
+        self._run_file, self._call, self._functions, self._sethook = self._runtime.execute(
+            _BOOTSTRAP.encode(),
+            self._lookup,
+            self._set,
+            self._byte,
+            self._scenario,
+            self._emit,
+            min(_HOOK_GRAIN, instruction_limit),
+            PATTERN_COST_LIMIT,
+            name=b"=emucore.lua",
+        )
+
+    # ---- callbacks: never raise into Lua, answer (ok, value-or-message) ----
+
+    def _lookup(self, key: bytes) -> tuple[bool, object]:
+        name = _text(key)
+        try:
+            value = self._data.lookup(name)
+        except KeyError:
+            return False, f'unknown variable "{name}"'.encode()
+        except IndexError:
+            return False, f'Out of bounds access (variable "{name}")'.encode()
+        except Exception as exc:
+            return False, f'reading "{name}": {_describe(exc)}'.encode()
+        return _lua_value(value, name)
+
+    def _set(self, key: bytes, value: object) -> tuple[bool, object]:
+        name = _text(key)
+        if not isinstance(value, bool) and isinstance(value, (int, float)):
+            value = float(value)  # a Lua number is a double; lupa hands integral ones over as int
+        try:
+            self._data.set_value(name, value)  # type: ignore[arg-type]
+        except IndexError:
+            return False, f'Out of bounds access (variable "{name}")'.encode()
+        except Exception as exc:
+            return False, f'writing "{name}": {_describe(exc)}'.encode()
+        return True, None
+
+    def _byte(self, number: float) -> tuple[bool, object]:
+        address = to_int64(number)  # stable-retro: int64_t address = lua_tonumber(L, 2)
+        if address < 0:
+            return False, b"Out of bounds access"
+        try:
+            value = self._data.read_byte(address)
+        except IndexError:
+            return False, b"Out of bounds access"
+        except Exception as exc:
+            return False, f"reading address {address:#x}: {_describe(exc)}".encode()
+        return _lua_value(value, f"{address:#x}")
+
+    def _scenario(self, key: bytes) -> float:
+        try:
+            frame = int(self._data.frame)
+        except Exception:
+            frame = 0
+        return float(frame // 4 if key == b"timestep" else frame)
+
+    def _emit(self, text: bytes) -> None:
+        try:
+            self._print(_text(text))
+        except Exception:
+            log.exception("Lua print handler failed")
+
+    # ---- entry points ----
+
+    def _stop_hook(self) -> None:
+        try:
+            self._sethook()  # a C function: runs no Lua instruction, so no hook can fire
+        except Exception:
+            pass
+
+    def run_file(self, file_name: str, source: str, limit: int) -> LuaError | None:
+        """Run one script's top level; the error if it fails to compile or to run."""
+        try:
+            ok, message = self._run_file(source.encode("utf-8"), ("@" + file_name).encode("utf-8"), limit)
+        except Exception as exc:
+            return LuaError(_error_message(exc), action="load")
+        finally:
+            self._stop_hook()
+        if not ok:
+            return LuaError(_text(message), action="load")
+        return None
+
+    def call(self, function: str, limit: int) -> object:
+        """Call a global function with no arguments; its first result as Python."""
+        try:
+            result = self._call(function.encode("utf-8"), limit)
+        except Exception as exc:
+            raise LuaError(_error_message(exc)) from None
+        finally:
+            self._stop_hook()
+        if isinstance(result, bool):
+            return result
+        if isinstance(result, (int, float)):
+            return float(result)
+        return None
+
+    def functions(self) -> list[str]:
+        """The global functions the scripts defined."""
+        try:
+            names = self._functions()
+        except Exception:
+            return []
+        finally:
+            self._stop_hook()
+        return sorted(_text(name) for name in names.values())
+
+
+def _log_print(text: str) -> None:
+    log.info("Lua: %s", text)
+
+
+class LuaScripts:
+    """A scenario's Lua scripts, in sandboxed states, one per scope.
+
+    The constructor loads nothing: ``reload()`` (re)creates the states and runs the scripts, and a
+    ``call()`` before the first ``reload()`` does it implicitly.
+
+    Args:
+        scripts: ``(file name, source)`` pairs in load order. The scope of a file is the text after
+            the last ``.`` of its name (``script.lua`` -> ``lua``); only ``lua`` exists.
+        data: what ``data`` and ``scenario`` reach.
+        instruction_limit: Lua VM instructions allowed per script load and per call.
+        memory_limit: bytes each Lua state may allocate.
+        print_handler: receives each line a script prints (default: logged at INFO).
+    """
+
+    def __init__(
+        self,
+        scripts: Iterable[tuple[str, str]],
+        data: DataAccess,
+        *,
+        instruction_limit: int = DEFAULT_INSTRUCTION_LIMIT,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+        print_handler: Callable[[str], None] | None = None,
+    ):
+        self.scripts: list[tuple[str, str]] = list(scripts)
+        self.data = data
+        self.instruction_limit = max(1, int(instruction_limit))
+        self.memory_limit = max(1, int(memory_limit))
+        self.print_handler = print_handler or _log_print
+        self.load_errors: list[LuaError] = []
+        self._scopes: dict[str, _Scope] = {}
+        self._loaded = False
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        """The scopes loaded by the last ``reload()``, in load order."""
+        return tuple(self._scopes)
+
+    def reload(self) -> None:
+        """Discard every state, create fresh ones and run every script's top level in order.
+
+        A file that fails (syntax error, runtime error, unsupported scope) is recorded in
+        ``load_errors`` and the others still load.
+        """
+        self._scopes = {}
+        self.load_errors = []
+        self._loaded = True
+        for file_name, source in self.scripts:
+            scope_name = file_name.rsplit(".", 1)[-1]
+            if scope_name != "lua":
+                self.load_errors.append(
+                    LuaError(f"{file_name}: no script engine for scope '{scope_name}' (only 'lua')", action="load")
+                )
+                continue
+            scope = self._scopes.get(scope_name)
+            if scope is None:
+                try:
+                    scope = _Scope(scope_name, self.data, self._print, self.memory_limit, self.instruction_limit)
+                except Exception as exc:  # e.g. the memory limit is too small for the runtime itself
+                    self.load_errors.append(LuaError(f"{file_name}: {_error_message(exc)}", action="load"))
+                    continue
+                self._scopes[scope_name] = scope
+            error = scope.run_file(file_name, source, self.instruction_limit)
+            if error is not None:
+                log.warning("%s", error)
+                self.load_errors.append(error)
+
+    def _print(self, text: str) -> None:
+        self.print_handler(text)
+
+    def _resolve(self, reference: str) -> tuple[_Scope, str]:
+        if not self._loaded:
+            self.reload()
+        scope_name, colon, function = reference.partition(":")
+        if colon:
+            scope = self._scopes.get(scope_name)
+            if scope is None:
+                raise LuaError(f"no script is loaded in scope '{scope_name}' (for '{reference}')")
+            return scope, function
+        if len(self._scopes) != 1:
+            raise LuaError(
+                f"'{reference}' names no scope and {len(self._scopes)} scopes are loaded; write 'lua:{reference}'"
+            )
+        return next(iter(self._scopes.values())), reference
+
+    def call(self, reference: str) -> object:
+        """Call ``"scope:function"`` (or a bare ``"function"`` when exactly one scope is loaded).
+
+        Returns:
+            The first return value: a Lua number as ``float`` (LuaJIT numbers are doubles), a
+            boolean as ``bool``, anything else (nil, string, table, ...) as ``None``.
+
+        Raises:
+            LuaError: unknown scope or function, a runtime error, or a broken limit.
+        """
+        scope, function = self._resolve(reference)
+        return scope.call(function, self.instruction_limit)
+
+    def functions(self) -> dict[str, list[str]]:
+        """The global functions each scope's scripts define (for pickers in the studio)."""
+        if not self._loaded:
+            self.reload()
+        return {name: scope.functions() for name, scope in self._scopes.items()}
+
+    @staticmethod
+    def check_syntax(source: str, name: str) -> LuaError | None:
+        """Compile ``source`` without running it.
+
+        Args:
+            source: the script's text.
+            name: its file name, used in the message (``"script.lua:3: '=' expected near 'x'"``).
+
+        Returns:
+            The syntax error, or None if it compiles.
+        """
+        try:
+            runtime = _new_runtime(DEFAULT_MEMORY_LIMIT)
+            message = runtime.execute(
+                _SYNTAX_CHECK.encode(), source.encode("utf-8"), ("@" + name).encode("utf-8"), name=b"=emucore.lua"
+            )
+        except Exception as exc:
+            return LuaError(_error_message(exc), action="load")
+        return None if message is None else LuaError(_text(message), action="load")

@@ -1,0 +1,194 @@
+"""scenario.json as data: reward terms, the done tree, actions, crop and scripts.
+
+Parsing follows stable-retro (integration-format.md §5): unknown or ill-typed values fall back
+to their defaults rather than failing; only ``crop`` and ``actions`` must have the right shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+OPS = {
+    "equal": lambda v, ref: int(v == ref),
+    "negative-equal": lambda v, ref: int(v == -ref),
+    "not-equal": lambda v, ref: int(v != ref),
+    "less-than": lambda v, ref: int(v < ref),
+    "greater-than": lambda v, ref: int(v > ref),
+    "less-or-equal": lambda v, ref: int(v <= ref),
+    "greater-or-equal": lambda v, ref: int(v >= ref),
+    "nonzero": lambda v, ref: int(v != 0),
+    "zero": lambda v, ref: int(v == 0),
+    "positive": lambda v, ref: int(v > 0),
+    "negative": lambda v, ref: int(v < 0),
+    "sign": lambda v, ref: (v > 0) - (v < 0),
+}
+MEASUREMENTS = ("delta", "absolute")
+
+
+def _f32(value: Any) -> np.float32:
+    return np.float32(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else np.float32(0)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    return int(value)  # JSON floats are truncated
+
+
+@dataclass(frozen=True)
+class Term:
+    """One variable's measurement: ``op(measured)`` with ``measured`` its value or its delta."""
+
+    measurement: str = "delta"
+    op: str | None = None
+    reference: int = 0
+    reward: np.float32 = np.float32(0)
+    penalty: np.float32 = np.float32(0)
+
+    def apply(self, measured: int) -> int:
+        op = OPS.get(self.op) if self.op else None
+        return op(measured, self.reference) if op else measured
+
+    def value(self, measured: int) -> np.float32:
+        """The reward of this term in float32, as stable-retro computes it."""
+        m = self.apply(measured)
+        if m > 0:
+            return np.float32(m) * self.reward
+        if m < 0:
+            return np.float32(m) * self.penalty
+        return np.float32(0)
+
+    @classmethod
+    def parse(cls, spec: Any, default_measurement: str) -> Term:
+        if not isinstance(spec, dict):
+            spec = {}
+        measurement = spec.get("measurement")
+        op = spec.get("op")
+        return cls(
+            measurement=measurement if measurement in MEASUREMENTS else default_measurement,
+            op=op if op in OPS else None,
+            reference=_int(spec.get("reference", 0)),
+            reward=_f32(spec.get("reward", 0.0)),
+            penalty=_f32(spec.get("penalty", 0.0)),
+        )
+
+
+@dataclass
+class RewardSpec:
+    """One player's reward: variable terms plus a time term, or a Lua function."""
+
+    variables: dict[str, Term] = field(default_factory=dict)
+    time: Term | None = None
+    script: str | None = None
+
+    def merge(self, raw: Any) -> None:
+        """Adds what ``raw`` defines that is not defined yet (the first definition wins)."""
+        if not isinstance(raw, dict):
+            return
+        variables = raw.get("variables")
+        if isinstance(variables, dict):
+            for name, spec in variables.items():
+                self.variables.setdefault(name, Term.parse(spec, "delta"))
+        if self.time is None and isinstance(raw.get("time"), dict):
+            self.time = Term.parse(raw["time"], "delta")
+        if self.script is None and isinstance(raw.get("script"), str) and raw["script"]:
+            self.script = raw["script"]
+
+    @property
+    def empty(self) -> bool:
+        return not self.variables and self.time is None and self.script is None
+
+
+@dataclass
+class DoneNode:
+    """A done condition: variable tests and sub-nodes combined with ``any`` or ``all``."""
+
+    condition: str = "any"
+    variables: dict[str, Term] = field(default_factory=dict)
+    nodes: dict[str, DoneNode] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, raw: Any) -> DoneNode:
+        if not isinstance(raw, dict):
+            return cls()
+        variables = raw.get("variables") if isinstance(raw.get("variables"), dict) else {}
+        nodes = raw.get("nodes") if isinstance(raw.get("nodes"), dict) else {}
+        return cls(
+            condition="all" if raw.get("condition") == "all" else "any",
+            variables={name: Term.parse(spec, "absolute") for name, spec in variables.items()},
+            nodes={name: cls.parse(node) for name, node in nodes.items()},
+        )
+
+
+class ScenarioError(ValueError):
+    """A scenario whose crop or actions stable-retro would reject."""
+
+
+@dataclass
+class Scenario:
+    rewards: list[RewardSpec] = field(default_factory=lambda: [RewardSpec(), RewardSpec()])
+    done: DoneNode | None = None
+    done_script: str | None = None
+    actions: list | None = None
+    crops: list[tuple[int, int, int, int]] = field(default_factory=lambda: [(0, 0, 0, 0)])
+    scripts: list[str] = field(default_factory=list)
+
+    @classmethod
+    def parse(cls, raw: dict | None) -> Scenario:
+        """A scenario from scenario.json's object (None: no scenario, reward 0, never done)."""
+        scenario = cls()
+        if not raw:
+            return scenario
+        scenario.rewards[0].merge(raw.get("reward"))
+        players = raw.get("rewards")
+        if isinstance(players, list):
+            for index, spec in enumerate(players[:2]):
+                scenario.rewards[index].merge(spec)
+        done = raw.get("done")
+        if isinstance(done, dict):
+            if isinstance(done.get("script"), str) and done["script"]:
+                scenario.done_script = done["script"]
+            scenario.done = DoneNode.parse(done)
+        actions = raw.get("actions")
+        if actions:
+            if not (isinstance(actions, list) and all(
+                isinstance(g, list) and all(isinstance(c, list) and all(isinstance(b, str) for b in c) for c in g)
+                for g in actions
+            )):
+                raise ScenarioError("actions must be a list of groups of button-name lists")
+            scenario.actions = actions
+        if "crops" in raw and isinstance(raw["crops"], list):
+            scenario.crops = [cls._crop(c) for c in raw["crops"]] or [(0, 0, 0, 0)]
+        elif "crop" in raw:
+            scenario.crops = [cls._crop(raw["crop"])]
+        scripts = raw.get("scripts")
+        if isinstance(scripts, list):
+            scenario.scripts = [s for s in scripts if isinstance(s, str)]
+        return scenario
+
+    @staticmethod
+    def _crop(value: Any) -> tuple[int, int, int, int]:
+        if not isinstance(value, list) or len(value) != 4 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+        ):
+            raise ScenarioError(f"crop must be four numbers [x, y, w, h], not {value!r}")
+        x, y, w, h = (int(v) for v in value)
+        return x, y, w, h
+
+    def crop(self, player: int = 0) -> tuple[int, int, int, int]:
+        return self.crops[player] if player < len(self.crops) else self.crops[0]
+
+    def variable_names(self) -> set[str]:
+        """Every variable a reward term or done test refers to."""
+        names: set[str] = set()
+        for reward in self.rewards:
+            names.update(reward.variables)
+        stack = [self.done] if self.done else []
+        while stack:
+            node = stack.pop()
+            names.update(node.variables)
+            stack.extend(node.nodes.values())
+        return names

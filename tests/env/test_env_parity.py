@@ -1,0 +1,149 @@
+"""emucore.make against stable_retro.make: identical obs, reward, flags, info and RAM at every
+step, for every action type, on Airstriker and our homebrew games, with tree and Lua scenarios."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import emucore
+from tests.conftest import ROOT
+
+retro = pytest.importorskip("stable_retro")
+
+LUA_SCENARIO = {
+    "reward": {"script": "lua:reward"},
+    "done": {"script": "lua:done"},
+    "scripts": ["rules.lua"],
+}
+LUA_RULES = """
+local best = 0
+local calls = 0
+function reward()
+  local s = data.score
+  local gain = 0
+  if s > best then gain = (s - best) * 0.1; best = s end
+  if data.x < 100 then gain = gain - 0.5 end
+  calls = calls + 1
+  data.seen = calls
+  return gain
+end
+function done()
+  return data.lives < 3 or scenario.frame > 250
+end
+"""
+TREE_SCENARIO = {
+    "reward": {
+        "variables": {
+            "score": {"reward": 0.25},
+            "x": {"op": "sign", "reward": 0.5, "penalty": 2.0},
+            "lives": {"measurement": "absolute", "op": "less-than", "reference": 3, "penalty": 1.0, "reward": -3.0},
+        },
+        "time": {"reward": -0.01},
+    },
+    "done": {
+        "condition": "any",
+        "variables": {"game_over": {"op": "equal", "reference": 1}},
+        "nodes": {
+            "both": {"condition": "all", "variables": {"y": {"op": "greater-than", "reference": 150},
+                                                        "x": {"op": "greater-than", "reference": 200}}},
+        },
+    },
+    "crop": [8, 16, 200, 150],
+}
+
+
+def pair(game: str, **kwargs):
+    retro.data.Integrations.add_custom_path(str(ROOT / "integrations"))
+    theirs = retro.make(game, inttype=retro.data.Integrations.ALL, render_mode=None, **kwargs)
+    theirs_kwargs = dict(kwargs)
+    for key in ("use_restricted_actions", "obs_type"):
+        if key in theirs_kwargs:
+            theirs_kwargs[key] = getattr(emucore, type(kwargs[key]).__name__)(kwargs[key].value)
+    ours = emucore.make(game, inttype=emucore.data.Integrations.ALL, **theirs_kwargs)
+    return theirs, ours
+
+
+def compare(theirs, ours, steps: int, seed: int, resets: int = 1) -> None:
+    rng = np.random.default_rng(seed)
+    try:
+        for _ in range(resets):
+            a_obs, a_info = theirs.reset(seed=seed)
+            b_obs, b_info = ours.reset(seed=seed)
+            assert np.array_equal(a_obs, b_obs) and a_info == b_info == {}
+            for step in range(steps):
+                action = _sample(theirs.action_space, rng)
+                a = theirs.step(action)
+                b = ours.step(action)
+                assert np.array_equal(a[0], b[0]), f"obs differ at step {step}"
+                assert a[1] == b[1] and type(b[1]) is float, f"reward {a[1]} != {b[1]} at step {step}"
+                assert (a[2], a[3]) == (b[2], b[3]), f"flags differ at step {step}"
+                assert a[4] == b[4], f"info {a[4]} != {b[4]} at step {step}"
+                assert np.array_equal(theirs.get_ram(), ours.get_ram()), f"RAM differs at step {step}"
+    finally:
+        theirs.close()
+        ours.close()
+
+
+def _sample(space, rng):
+    import gymnasium as gym
+
+    if isinstance(space, gym.spaces.Discrete):
+        return int(rng.integers(space.n))
+    if isinstance(space, gym.spaces.MultiDiscrete):
+        return rng.integers(0, space.nvec)
+    return rng.integers(0, 2, space.n)
+
+
+@pytest.mark.parametrize("mode", ["FILTERED", "ALL", "DISCRETE", "MULTI_DISCRETE"])
+def test_airstriker_every_action_type(mode):
+    theirs, ours = pair("Airstriker-Genesis-v0", use_restricted_actions=getattr(retro.Actions, mode))
+    compare(theirs, ours, steps=300, seed=len(mode))
+
+
+@pytest.mark.parametrize("game", ["StudioDemo-Genesis", "StudioDemo-Nes"])
+def test_homebrew_with_their_scenarios(game):
+    theirs, ours = pair(game, use_restricted_actions=retro.Actions.ALL)
+    ram = slice(0, 2048) if game.endswith("Nes") else slice(None)
+    rng = np.random.default_rng(3)
+    try:
+        for _ in range(2):
+            assert np.array_equal(theirs.reset()[0], ours.reset()[0])
+            for _ in range(1000):  # long enough to lose every life: done fires
+                action = rng.integers(0, 2, theirs.action_space.n)
+                a, b = theirs.step(action), ours.step(action)
+                assert np.array_equal(a[0], b[0]) and a[1:] == b[1:]
+                assert np.array_equal(theirs.get_ram()[ram], ours.get_ram()[ram])
+    finally:
+        theirs.close()
+        ours.close()
+
+
+def test_ram_observations():
+    theirs, ours = pair("Airstriker-Genesis-v0", obs_type=retro.Observations.RAM)
+    assert theirs.observation_space == ours.observation_space
+    compare(theirs, ours, steps=100, seed=5)
+
+
+def test_tree_scenario_with_crop_time_and_penalties(tmp_path):
+    path = tmp_path / "tree.json"
+    path.write_text(json.dumps(TREE_SCENARIO))
+    theirs, ours = pair("StudioDemo-Genesis", scenario=str(path), use_restricted_actions=retro.Actions.ALL)
+    assert theirs.observation_space.shape == ours.observation_space.shape == (150, 200, 3)
+    compare(theirs, ours, steps=400, seed=11, resets=2)
+
+
+def test_lua_scenario(tmp_path):
+    (tmp_path / "lua.json").write_text(json.dumps(LUA_SCENARIO))
+    (tmp_path / "rules.lua").write_text(LUA_RULES)
+    theirs, ours = pair("StudioDemo-Genesis", scenario=str(tmp_path / "lua.json"),
+                        use_restricted_actions=retro.Actions.ALL)
+    compare(theirs, ours, steps=300, seed=12, resets=2)
+
+
+def test_two_players():
+    theirs, ours = pair("StudioDemo-Genesis", players=2, use_restricted_actions=retro.Actions.ALL)
+    assert theirs.action_space == ours.action_space
+    compare(theirs, ours, steps=200, seed=13)
