@@ -85,6 +85,7 @@ class Emulator:
         self._session: CoreSession | None = None
         self._address_space: AddressSpace | None = None
         self._address_key: tuple[Any, ...] = ()
+        self._address_checked_frame = -1
         self._cheats = 0
         self._open_core()
         self._screen_size = _compat_screen_size(self.core_library, self.rom_path, self.session.load_geometry)
@@ -168,6 +169,7 @@ class Emulator:
             self._reload()
         else:
             lib.emu_reset(self._live())
+            self._address_checked_frame = -1
             self.session.check()
 
     def _reload(self) -> None:
@@ -292,6 +294,7 @@ class Emulator:
                 self._reload()
             data = bytes(state)
             ok = lib.emu_unserialize(self._live(), ffi.from_buffer(data), len(data))
+            self._address_checked_frame = -1  # re-check where the core keeps its RAM
             self.session.check()
             if ok:
                 return True
@@ -348,6 +351,12 @@ class Emulator:
     def memory(self) -> AddressSpace:
         """The game's address space: data.json addresses, typed reads and writes."""
         session = self.session
+        frame = self._host.frames_run
+        if self._address_space is not None and frame == self._address_checked_frame and (
+            session.memory_maps_version == self._address_key[0]
+        ):
+            return self._address_space
+        # The core may move or resize its RAM when it runs a frame, loads a state or resets.
         key = (
             session.memory_maps_version,
             int(ffi.cast("uintptr_t", lib.emu_get_memory_data(session.host, MEMORY_SYSTEM_RAM))),
@@ -356,6 +365,7 @@ class Emulator:
         if self._address_space is None or key != self._address_key:
             self._address_space = self._build_address_space()
             self._address_key = key
+        self._address_checked_frame = frame
         return self._address_space
 
     def _build_address_space(self) -> AddressSpace:

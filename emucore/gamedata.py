@@ -65,8 +65,11 @@ class GameData:
         self.done = False
         self.rewards = [0.0] * PLAYERS
         self.totals = [np.float32(0)] * PLAYERS
-        self._snapshot: AddressSpace | None = None
-        self._previous: AddressSpace | None = None
+        self._delta_names = sorted(self._names_measured_as("delta"))
+        self._now: dict[str, int] = {}
+        self._previous: dict[str, int] | None = None
+        self._evaluated = False
+        self._live: AddressSpace | None = None
         self.lua = None
         if scripts:
             from emucore.lua import LuaScripts
@@ -86,16 +89,37 @@ class GameData:
         if self.lua is not None:
             self.lua.reload()
 
+    def _names_measured_as(self, measurement: str) -> set[str]:
+        names = set()
+        for reward in self.scenario.rewards:
+            names.update(name for name, term in reward.variables.items() if term.measurement == measurement)
+        stack = [self.scenario.done] if self.scenario.done else []
+        while stack:
+            node = stack.pop()
+            names.update(name for name, term in node.variables.items() if term.measurement == measurement)
+            stack.extend(node.nodes.values())
+        return names
+
     def update_ram(self) -> None:
-        """One evaluation: snapshot, done, then each player's reward."""
-        live = self._memory()
-        self._previous, self._snapshot = self._snapshot, live.snapshot()
+        """One evaluation: snapshot, done, then each player's reward.
+
+        stable-retro snapshots all of memory for deltas; only the values of the variables
+        measured as deltas are ever read from a snapshot, so those are what is kept. They are
+        read before any script runs, as from a snapshot taken at the start of the evaluation.
+        """
+        live = self._live = self._memory()
+        self._previous = self._now if self._evaluated else None
+        self._evaluated = True
+        self._now = {
+            name: _read(live, self.variables[name]) for name in self._delta_names if name in self.variables
+        }
         self.done = self._evaluate_done()
         for player in range(PLAYERS):
             reward = self._evaluate_reward(self.scenario.rewards[player])
             self.rewards[player] = float(reward)
             self.totals[player] = np.float32(self.totals[player] + reward)
         self.frame += 1
+        self._live = None
 
     def measure(self, name: str, measurement: str) -> int:
         """A variable's value (live memory) or delta (between the last two snapshots)."""
@@ -105,12 +129,10 @@ class GameData:
         if variable is None:
             raise ValueError(name)
         if measurement == "absolute":
-            return _read(self._memory(), variable)
-        assert self._snapshot is not None, "measure() runs inside update_ram()"
-        now = _read(self._snapshot, variable)  # an unmapped variable raises even on the first evaluation
-        if self._previous is None:
+            return _read(self._live or self._memory(), variable)
+        if self._previous is None or name not in self._previous:
             return 0
-        return now - _read(self._previous, variable)
+        return self._now[name] - self._previous[name]
 
     def _test(self, name: str, term: Term) -> bool:
         return term.apply(self.measure(name, term.measurement)) > 0

@@ -10,8 +10,9 @@ come from the next block if it starts exactly there, and read as 0 otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -64,10 +65,7 @@ class AddressSpace:
     def __init__(self, blocks: Iterable[Block], overlay: tuple[str, str, int] | Overlay | None = None):
         self.blocks = sorted(blocks, key=lambda b: b.start)
         self.overlay = Overlay(*overlay) if isinstance(overlay, tuple) else overlay
-
-    def snapshot(self) -> AddressSpace:
-        """A copy of every block, read through the same overlay (stable-retro's delta snapshots)."""
-        return AddressSpace([Block(b.start, b.data.copy()) for b in self.blocks], self.overlay)
+        self._readers: dict[tuple[int, str, int], Callable[[], int]] = {}
 
     # ---- lookup ----
 
@@ -125,11 +123,47 @@ class AddressSpace:
 
     def read(self, address: int, type_text: str, mask: int = ALL_ONES) -> int:
         """The value of a data.json variable: ``read(0xFF0010, ">u2")``."""
+        reader = self._readers.get((address, type_text, mask))
+        if reader is None:
+            reader = self._compile(address, type_text, mask)
+        return reader()
+
+    def _compile(self, address: int, type_text: str, mask: int) -> Callable[[], int]:
+        """A reader for one variable, with its byte positions worked out once."""
         dtype = parse_type(type_text)
+        index, offset = self.locate(address)
         if dtype.width == 0:
-            self.locate(address)
-            return 0
-        return dtype.decode(self.read_bytes(address, dtype.width), mask)
+            reader: Callable[[], int] = lambda: 0  # noqa: E731
+        else:
+            places = [self._raw_index(index, offset + k) for k in range(dtype.width)]
+            decode = dtype.decode
+            first = places[0]
+            same_block = all(p is not None and p[0] == first[0] for p in places)
+            if same_block:
+                raws = [p[1] for p in places]
+                low, high = min(raws), max(raws) + 1
+                view = memoryview(self.blocks[first[0]].data)
+                if raws == list(range(low, high)):
+
+                    def reader() -> int:
+                        return decode(view[low:high].tobytes(), mask)
+
+                else:  # the overlay rearranges bytes inside the range
+                    pick = itemgetter(*[r - low for r in raws])
+                    if len(raws) == 1:
+                        pick = (lambda get: lambda b: (get(b),))(pick)
+
+                    def reader() -> int:
+                        return decode(bytes(pick(view[low:high].tobytes())), mask)
+
+            else:  # runs into the next block, or past the end of memory (those bytes read 0)
+                views = [None if p is None else (memoryview(self.blocks[p[0]].data), p[1]) for p in places]
+
+                def reader() -> int:
+                    return decode(bytes(0 if v is None else v[0][v[1]] for v in views), mask)
+
+        self._readers[(address, type_text, mask)] = reader
+        return reader
 
     def write(self, address: int, type_text: str, value: int) -> None:
         """Writes all ``width`` bytes of the type (the mask is ignored, as in stable-retro)."""

@@ -380,6 +380,15 @@ unsigned emu_get_region(emu_host *h) {
 
 void emu_libc_srand(unsigned seed) { srand(seed); }
 
+int64_t emu_flags_to_mask(const void *flags, size_t count, int is_signed) {
+    int64_t mask = 0;
+    for (size_t i = 0; i < count && i < 48; i++) {
+        int64_t value = is_signed ? ((const int8_t *)flags)[i] : ((const uint8_t *)flags)[i];
+        mask |= (int64_t)((uint64_t)value << i); /* value << i, as stable-retro ORs int(v) << i */
+    }
+    return mask;
+}
+
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count) {
     if (!h || port >= EMU_MAX_PORTS || count > 16) return -1;
     uint16_t bits = 0;

@@ -136,6 +136,7 @@ unsigned emu_get_region(emu_host *h);
 void emu_libc_srand(unsigned seed);
 /* Sets a port's buttons from one flag byte per button (stable-retro's array form). */
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
+int64_t emu_flags_to_mask(const void *flags, size_t count, int is_signed);
 
 /* Converts the last frame to packed RGB888 (rows of width*3 bytes). Pixels outside the
  * rendered frame are zero. Returns 0, or -1 if no frame was rendered yet. */
