@@ -66,6 +66,9 @@ class GameData:
         self.rewards = [0.0] * PLAYERS
         self.totals = [np.float32(0)] * PLAYERS
         self._delta_names = sorted(self._names_measured_as("delta"))
+        self._info_items = [
+            (name, v.address, v.type, ALL_ONES if v.mask is None else v.mask) for name, v in self.variables.items()
+        ]
         self._now: dict[str, int] = {}
         self._previous: dict[str, int] | None = None
         self._evaluated = False
@@ -203,11 +206,11 @@ class GameData:
 
     def lookup_all(self) -> dict[str, int]:
         """The ``info`` dict: mapped data.json variables and custom variables, as ints."""
-        memory = self._memory()
+        read = self._memory().read
         info: dict[str, int] = {}
-        for name, variable in self.variables.items():
+        for name, address, type_text, mask in self._info_items:
             try:
-                info[name] = _read(memory, variable)
+                info[name] = read(address, type_text, mask)
             except IndexError:
                 continue
         for name, value in self.custom.items():

@@ -26,6 +26,7 @@ OPS = {
     "sign": lambda v, ref: (v > 0) - (v < 0),
 }
 MEASUREMENTS = ("delta", "absolute")
+ZERO = np.float32(0)
 
 
 def _f32(value: Any) -> np.float32:
@@ -59,7 +60,7 @@ class Term:
             return np.float32(m) * self.reward
         if m < 0:
             return np.float32(m) * self.penalty
-        return np.float32(0)
+        return ZERO
 
     @classmethod
     def parse(cls, spec: Any, default_measurement: str) -> Term:
