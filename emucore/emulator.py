@@ -207,13 +207,17 @@ class Emulator:
 
     # ---- video and audio ----
 
-    def get_screen(self) -> np.ndarray:
+    def get_screen(self, out: np.ndarray | None = None) -> np.ndarray:
         """The last frame as (H, W, 3) uint8 at stable-retro's fixed size for this game.
 
         Rows or columns the core did not render are zero (stable-retro shows stale memory).
+        ``out``, a C-contiguous uint8 array of that shape, receives the frame without a new array.
         """
         width, height = self._screen_size
-        out = np.empty((height, width, 3), dtype=np.uint8)
+        if out is None:
+            out = np.empty((height, width, 3), dtype=np.uint8)
+        elif out.shape != (height, width, 3) or out.dtype != np.uint8 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous uint8 array of shape {(height, width, 3)}")
         lib.emu_convert_frame(self._live(), ffi.from_buffer("uint8_t[]", out), width, height)
         return out
 

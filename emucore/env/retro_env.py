@@ -187,6 +187,29 @@ class RetroEnv(gym.Env, EzPickle):
         return self._update_obs(), {}
 
     def step(self, action) -> tuple[np.ndarray, Any, bool, bool, dict]:
+        self._act(action)
+        obs = self._update_obs()
+        reward, done, info = self.compute_step()
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, bool(done), False, info
+
+    def step_into(self, action, out: np.ndarray) -> tuple[Any, bool, bool, dict]:
+        """``step()`` writing the observation into ``out`` (for vector envs): no new array."""
+        self._act(action)
+        if self._obs_type is Observations.IMAGE and self._plain_screen:
+            self.img = self.em.get_screen(out)
+        else:
+            out[...] = self._update_obs()
+        reward, done, info = self.compute_step()
+        return reward, bool(done), False, info
+
+    @property
+    def _plain_screen(self) -> bool:
+        """True when the observation is the emulator's screen as it is (no crop, no rotation)."""
+        return self.data.crop_info(0) == (0, 0, 0, 0) and self.em.get_rotation() % 4 == 0
+
+    def _act(self, action) -> None:
         if self.img is None and self.ram is None:
             raise RuntimeError("Please call env.reset() before env.step()")
         masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
@@ -199,11 +222,6 @@ class RetroEnv(gym.Env, EzPickle):
             self.movie.step()
         self.em.step()
         self.data.update_ram()
-        obs = self._update_obs()
-        reward, done, info = self.compute_step()
-        if self.render_mode == "human":
-            self.render()
-        return obs, reward, bool(done), False, info
 
     def compute_step(self) -> tuple[Any, bool, dict]:
         if self.players > 1 and self.multi_rewards:

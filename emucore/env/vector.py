@@ -68,7 +68,18 @@ class RetroVectorEnv(VectorEnv):
         return infos
 
     def _merge(self, infos: list[dict]) -> dict:
-        merged: dict = {}
+        """Gymnasium's batched info: an array per key plus a ``_key`` mask of who has it."""
+        keys = infos[0].keys()
+        if all(info.keys() == keys for info in infos) and all(
+            type(value) is int for info in infos for value in info.values()
+        ):  # the usual case, built in one go
+            merged: dict = {}
+            present = np.ones(self.num_envs, dtype=np.bool_)
+            for key in keys:
+                merged[key] = np.array([info[key] for info in infos])
+                merged[f"_{key}"] = present.copy()
+            return merged
+        merged = {}
         for index, info in enumerate(infos):
             if info:
                 merged = self._add_info(merged, info, index)
@@ -93,12 +104,12 @@ class RetroVectorEnv(VectorEnv):
                 obs, info = env.reset()
                 self._rewards[index] = 0.0
                 self._terminations[index] = self._truncations[index] = False
+                self._observations[index] = obs
             else:
-                obs, reward, terminated, truncated, info = env.step(actions[index])
+                reward, terminated, truncated, info = env.step_into(actions[index], self._observations[index])
                 self._rewards[index] = reward
                 self._terminations[index] = terminated
                 self._truncations[index] = truncated
-            self._observations[index] = obs
             return info
 
         infos = self._parallel(work)
