@@ -139,11 +139,14 @@ class RetroEnv(gym.Env, EzPickle):
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> GameData:
         info_path = self._json_path(game, inttype, info or "data")
         scenario_path = self._json_path(game, inttype, scenario or "scenario")
-        variables = parse_data_json(Path(info_path).read_text("utf-8"), Path(info_path)) if info_path else {}
+        info_text = Path(info_path).read_text("utf-8") if info_path else None
+        variables = parse_data_json(info_text, Path(info_path)) if info_text is not None else {}
         raw_scenario = (
             parse_scenario_json(Path(scenario_path).read_text("utf-8"), Path(scenario_path)) if scenario_path else None
         )
         parsed = Scenario.parse(raw_scenario)
+        if info_text is not None:
+            self._check_skipped_variables(info_text, Path(info_path), variables, parsed)
         scripts = []
         for name in parsed.scripts:
             script_path = Path(scenario_path).parent / name if scenario_path else None
@@ -152,6 +155,19 @@ class RetroEnv(gym.Env, EzPickle):
         system = self.em.system
         groups = ActionGroups(parsed.actions or system.actions, system.buttons)
         return GameData(variables, parsed, lambda: self.em.memory, groups, scripts)
+
+    @staticmethod
+    def _check_skipped_variables(text: str, path: Path, variables: dict, scenario: Scenario) -> None:
+        """stable-retro silently drops variables with a bad type string: say so, and refuse to run
+        a scenario that uses one (it would only fail later, at reset, with a bare name)."""
+        import json
+        import warnings
+
+        skipped = set(json.loads(text).get("info", {})) - set(variables)
+        if skipped & scenario.variable_names():
+            parse_data_json(text, path, strict=True)  # raises, naming the line and key
+        for name in sorted(skipped):
+            warnings.warn(f"{path}: variable {name!r} is skipped: its type string is not valid", stacklevel=4)
 
     @staticmethod
     def _json_path(game: str, inttype: Any, name: str) -> str | None:

@@ -233,3 +233,47 @@ def test_rgb_array_render_and_no_window_by_default():
         assert np.array_equal(env.render(), obs)
     finally:
         env.close()
+
+
+def test_bad_type_string_is_a_clear_error_when_the_scenario_uses_it(tmp_path):
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"info": {"score": {"address": 32, "type": "<u9"}, "lives": {"address": 19, "type": "|u1"}}}))
+    with pytest.raises(Exception, match=r"data.json.*score.*width"):
+        retro.make("StudioDemo-Nes", info=str(data))
+    scenario = tmp_path / "lives.json"
+    scenario.write_text(json.dumps({"done": {"variables": {"lives": {"op": "zero"}}}}))
+    with pytest.warns(UserWarning, match="'score' is skipped"):
+        env = retro.make("StudioDemo-Nes", info=str(data), scenario=str(scenario))
+    env.close()
+
+
+@pytest.mark.parametrize("game, plus_one", [("StudioDemo-Genesis", 0), ("StudioDemo-Nes", 8)])
+def test_homebrew_reward_done_and_info_follow_the_documented_rules(game, plus_one):
+    env = retro.make(game, use_restricted_actions=retro.Actions.ALL)
+    try:
+        env.reset()
+        hold = np.zeros(env.num_buttons, dtype=np.int8)
+        hold[plus_one] = 1
+        total, steps, info, terminated = 0.0, 0, {}, False
+        while not terminated:
+            _, reward, terminated, truncated, info = env.step(hold)
+            assert reward == 1.0 or info["game_over"] == 1
+            assert not truncated
+            total += reward
+            steps += 1
+        assert info["lives"] == 0 and info["game_over"] == 1
+        assert steps == 899 and total == info["score"]  # the reset frame was game frame 1
+    finally:
+        env.close()
+
+
+def test_human_render_opens_a_window_only_when_asked(monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    env = retro.make("StudioDemo-Nes", render_mode="human")
+    try:
+        assert env.viewer is None
+        env.reset()
+        assert env.viewer is not None and env.render() is True
+    finally:
+        env.close()
