@@ -36,7 +36,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -45,6 +45,7 @@ from emucore.errors import EmucoreError
 __all__ = [
     "DEFAULT_INSTRUCTION_LIMIT",
     "DEFAULT_MEMORY_LIMIT",
+    "DEFAULT_TIME_LIMIT",
     "DataAccess",
     "LuaError",
     "LuaScripts",
@@ -59,13 +60,19 @@ log = logging.getLogger(__name__)
 DEFAULT_INSTRUCTION_LIMIT = 10_000_000
 """Lua VM instructions one script load or one call may execute."""
 
-DEFAULT_MEMORY_LIMIT = 64 * 1024 * 1024
-"""Bytes one Lua state (one scope) may allocate."""
+DEFAULT_TIME_LIMIT = 1.0
+"""CPU seconds one script load or one call may take: a net for work done inside C functions."""
 
-PATTERN_COST_LIMIT = 1e8
-"""Worst-case steps a single string pattern match may take (about a second of C time)."""
+DEFAULT_MEMORY_LIMIT = 16 * 1024 * 1024
+"""Bytes one Lua state (one scope) may allocate. It also bounds what one string operation copies."""
 
-_HOOK_GRAIN = 1000  # instructions between two count-hook calls
+PATTERN_COST_LIMIT = 5e7
+"""Worst-case steps one string pattern match may take (a few tenths of a second of C time)."""
+
+PRINT_LIMIT = 10_000
+"""Characters of one ``print`` line passed on to the handler; the rest is cut."""
+
+_HOOK_GRAIN = 100  # instructions between two count-hook calls
 _INT64_MIN = -(2**63)
 _INT64_RANGE = 2.0**63
 
@@ -168,15 +175,16 @@ class DataAccess(Protocol):
 # the trusted Lua side: runs with the real globals, builds one sandbox and returns its entry points
 
 _BOOTSTRAP = r"""
-local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit = ...
+local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit = ...
 
 local type, tostring, tonumber, error, select, pairs, ipairs, next =
       type, tostring, tonumber, error, select, pairs, ipairs, next
-local pcall, xpcall, setmetatable, getmetatable, rawget, rawset, rawequal, unpack, assert =
-      pcall, xpcall, setmetatable, getmetatable, rawget, rawset, rawequal, unpack, assert
+local pcall, xpcall, setmetatable, getmetatable = pcall, xpcall, setmetatable, getmetatable
 local collectgarbage, load, loadstring, setfenv = collectgarbage, load, loadstring, setfenv
-local concat, floor, huge = table.concat, math.floor, math.huge
-local sbyte, sfind, smatch, sgmatch, sgsub = string.byte, string.find, string.match, string.gmatch, string.gsub
+local concat = table.concat
+local sbyte, ssub, sfind, smatch, sgmatch = string.byte, string.sub, string.find, string.match, string.gmatch
+local resume = coroutine.resume
+local clock = os.clock
 local sethook = debug.sethook
 local is_luajit = jit ~= nil
 
@@ -186,25 +194,40 @@ if is_luajit then
   jit.flush()
 end
 
--- instruction budget ----------------------------------------------------------------------
-local budget = { remaining = 0, tripped = false }
+-- budget: instructions (count hook) and, as a net for work done inside C functions, CPU time --
+local budget = { remaining = 0, deadline = 0, tripped = false, reason = "" }
 local hook
-hook = function()
-  local left = budget.remaining - grain
-  budget.remaining = left
-  if left < 0 then
-    if not budget.tripped then
-      budget.tripped = true
-      -- from now on fail at every instruction, so pcall loops cannot swallow the error
-      sethook(hook, "", 1)
-      error("instruction limit exceeded", 2)
-    end
-    error("instruction limit exceeded", 0)
-  end
+
+local function trip(reason, level)
+  budget.tripped = true
+  budget.reason = reason
+  -- from now on fail at every instruction, so pcall loops cannot swallow the error
+  sethook(hook, "", 1)
+  error(reason, level + 1)
 end
 
-local function arm(limit)
+hook = function()
+  if budget.tripped then error(budget.reason, 0) end
+  local left = budget.remaining - grain
+  budget.remaining = left
+  if left < 0 then trip("instruction limit exceeded", 2) end
+  if clock() > budget.deadline then trip("time limit exceeded", 2) end
+end
+
+local function charge(instructions)
+  local left = budget.remaining - instructions
+  budget.remaining = left
+  if left < 0 then trip("instruction limit exceeded", 3) end
+end
+
+local function check_time(...)
+  if clock() > budget.deadline then trip("time limit exceeded", 3) end
+  return ...
+end
+
+local function arm(limit, seconds)
   budget.remaining = limit
+  budget.deadline = clock() + seconds
   budget.tripped = false
   sethook(hook, "", grain)
 end
@@ -214,7 +237,7 @@ local env = {}
 
 local function compile(source, chunkname)
   if is_luajit then
-    return load(source, chunkname, "t", env)
+    return load(source, chunkname, "t", env)  -- text only: no bytecode, even after a '#!' line
   end
   if sbyte(source, 1) == 27 then
     return nil, "attempt to load a binary chunk"
@@ -224,9 +247,9 @@ local function compile(source, chunkname)
   return f, err
 end
 
-for _, name in ipairs({ "assert", "error", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget",
-                        "rawset", "select", "setmetatable", "getmetatable", "tonumber", "tostring",
-                        "type", "unpack", "gcinfo" }) do
+for _, name in ipairs({ "assert", "error", "ipairs", "next", "pairs", "rawequal", "rawget", "rawset",
+                        "select", "setmetatable", "getmetatable", "tonumber", "tostring", "type",
+                        "unpack", "gcinfo" }) do
   env[name] = _G[name]
 end
 env._VERSION = _VERSION
@@ -237,29 +260,38 @@ local function copy(t)
   for k, v in pairs(t) do c[k] = v end
   return c
 end
-env.table = copy(table)
-env.math = copy(math)
-env.coroutine = copy(coroutine)
 
--- the string library is shared with the string metatable, so harden the real table
-string.dump = nil
+-- C functions whose work grows with their input run unseen by the count hook: check the clock
+-- after each call
+local keywords = {}
+for word in sgmatch("and break do else elseif end false for function goto if in local nil not or repeat "
+                    .. "return then true until while", "%a+") do
+  keywords[word] = true
+end
+
+local function timed(name, f)
+  -- compiled per function so that argument errors still name it ("bad argument #1 to 'rep'")
+  if type(f) ~= "function" or keywords[name] or not smatch(name, "^[%a_][%w_]*$") then return f end
+  local make = load("local " .. name .. ", check_time = ...\n"
+                    .. "return function(...) return check_time(" .. name .. "(...)) end", "=" .. name)
+  return make(f, check_time)
+end
 
 local function pattern_cost(subject, pattern)
-  -- worst case of Lua's backtracking matcher: each quantified item can retry every position
+  -- worst case of Lua's backtracking matcher: each quantified item may retry every position
   local n = #subject + 1
   local quantifiers, optionals = 0, 0
   local i, len = 1, #pattern
   while i <= len do
     local c = sbyte(pattern, i)
-    if c == 37 then            -- '%'
-      local d = sbyte(pattern, i + 1)
-      if d == 98 then          -- %bxy
+    if c == 37 then                            -- '%'
+      if sbyte(pattern, i + 1) == 98 then      -- %bxy
         quantifiers = quantifiers + 1
         i = i + 4
       else
         i = i + 2
       end
-    elseif c == 91 then        -- '[' set: skip to its ']'
+    elseif c == 91 then                        -- '[': skip the set
       i = i + 1
       if sbyte(pattern, i) == 94 then i = i + 1 end
       if sbyte(pattern, i) == 93 then i = i + 1 end
@@ -269,18 +301,18 @@ local function pattern_cost(subject, pattern)
       end
       i = i + 1
     else
-      if c == 42 or c == 43 or c == 45 then      -- '*', '+', '-'
+      if c == 42 or c == 43 or c == 45 then    -- '*', '+', '-'
         quantifiers = quantifiers + 1
-      elseif c == 63 then                        -- '?'
+      elseif c == 63 then                      -- '?'
         optionals = optionals + 1
       end
       i = i + 1
     end
   end
-  local cost = n * (2 ^ optionals)
+  local cost = n * 2 ^ optionals
   for k = 1, quantifiers do
     cost = cost * n / (k + 1)
-    if cost > pattern_limit then return cost end
+    if cost > pattern_limit then break end
   end
   return cost
 end
@@ -294,31 +326,59 @@ local function guard(subject, pattern)
   end
 end
 
+-- the string library is also the string metatable's __index: harden the real table
+string.dump = nil
+for name, f in pairs(string) do string[name] = timed(name, f) end
+local find, match, gsub = string.find, string.match, string.gsub
+local gmatch_iter = timed("gmatch", function(iterate) return iterate() end)
 string.find = function(s, p, init, plain)
   if not plain then guard(s, p) end
-  return sfind(s, p, init, plain)
+  return find(s, p, init, plain)
 end
 string.match = function(s, p, init)
   guard(s, p)
-  return smatch(s, p, init)
+  return match(s, p, init)
 end
 string.gmatch = function(s, p)
   guard(s, p)
-  return sgmatch(s, p)
+  local iterate = sgmatch(s, p)
+  return function() return gmatch_iter(iterate) end
 end
 string.gsub = function(s, p, repl, n)
   guard(s, p)
-  return sgsub(s, p, repl, n)
+  return gsub(s, p, repl, n)
 end
 env.string = string
+
+env.table = copy(table)
+for name, f in pairs(env.table) do env.table[name] = timed(name, f) end
+env.math = copy(math)
+env.coroutine = copy(coroutine)
+
+-- catching a stack overflow costs a stack reallocation, a lot of C work for few instructions
+local function after_catch(ok, ...)
+  if not ok then
+    local e = ...
+    if type(e) == "string" and sfind(e, "stack overflow", 1, true) then charge(10000) end
+  end
+  return ok, ...
+end
+
+env.pcall = function(...)
+  return after_catch(pcall(...))
+end
 
 -- an error handler runs inside the hook that raised the error, where no hook fires: once the
 -- budget is spent, skip the script's handler so it cannot loop unseen
 env.xpcall = function(f, handler, ...)
-  return xpcall(f, function(e)
+  return after_catch(xpcall(f, function(e)
     if budget.tripped then return e end
     return handler(e)
-  end, ...)
+  end, ...))
+end
+
+env.coroutine.resume = function(...)
+  return after_catch(resume(...))
 end
 
 env.print = function(...)
@@ -326,9 +386,10 @@ env.print = function(...)
   for i = 1, select("#", ...) do
     parts[i] = tostring((select(i, ...)))
   end
-  py_print(concat(parts, "\t"))
+  local line = concat(parts, "\t")
+  if #line > print_limit then line = ssub(line, 1, print_limit) .. "..." end
+  py_print(line)
 end
-
 env.loadstring = function(source, chunkname)
   if type(source) ~= "string" then
     error("bad argument #1 to 'loadstring' (string expected, got " .. type(source) .. ")", 2)
@@ -409,17 +470,17 @@ local builtins = {}
 for name in pairs(env) do builtins[name] = true end
 
 -- entry points for Python -------------------------------------------------------------------
-local function run_file(source, chunkname, limit)
+local function run_file(source, chunkname, limit, seconds)
   local f, err = compile(source, chunkname)
   if not f then return false, err end
-  arm(limit)
+  arm(limit, seconds)
   f()
   sethook()
   return true, ""
 end
 
-local function call(name, limit)
-  arm(limit)
+local function call(name, limit, seconds)
+  arm(limit, seconds)
   local f = env[name]
   if f == nil then
     error("function '" .. name .. "' is not defined", 0)
@@ -505,6 +566,12 @@ def _lua_value(value: object, name: str) -> tuple[bool, object]:
     return False, f'variable "{name}" has a value Lua cannot hold ({type(value).__name__})'.encode()
 
 
+class _Limits(NamedTuple):
+    instructions: int
+    seconds: float
+    memory: int
+
+
 class _Scope:
     """One Lua state with its sandbox, built fresh by every reload."""
 
@@ -513,13 +580,13 @@ class _Scope:
         name: str,
         data: DataAccess,
         print_handler: Callable[[str], None],
-        memory_limit: int,
-        instruction_limit: int,
+        limits: _Limits,
     ):
         self.name = name
         self._data = data
         self._print = print_handler
-        self._runtime = _new_runtime(memory_limit)
+        self._limits = limits
+        self._runtime = _new_runtime(limits.memory)
         self._run_file, self._call, self._functions, self._sethook = self._runtime.execute(
             _BOOTSTRAP.encode(),
             self._lookup,
@@ -527,8 +594,9 @@ class _Scope:
             self._byte,
             self._scenario,
             self._emit,
-            min(_HOOK_GRAIN, instruction_limit),
+            min(_HOOK_GRAIN, limits.instructions),
             PATTERN_COST_LIMIT,
+            PRINT_LIMIT,
             name=b"=emucore.lua",
         )
 
@@ -591,10 +659,13 @@ class _Scope:
         except Exception:
             pass
 
-    def run_file(self, file_name: str, source: str, limit: int) -> LuaError | None:
+    def run_file(self, file_name: str, source: str) -> LuaError | None:
         """Run one script's top level; the error if it fails to compile or to run."""
+        chunkname = ("@" + file_name).encode("utf-8")
         try:
-            ok, message = self._run_file(source.encode("utf-8"), ("@" + file_name).encode("utf-8"), limit)
+            ok, message = self._run_file(
+                source.encode("utf-8"), chunkname, self._limits.instructions, self._limits.seconds
+            )
         except Exception as exc:
             return LuaError(_error_message(exc), action="load")
         finally:
@@ -603,10 +674,10 @@ class _Scope:
             return LuaError(_text(message), action="load")
         return None
 
-    def call(self, function: str, limit: int) -> object:
+    def call(self, function: str) -> object:
         """Call a global function with no arguments; its first result as Python."""
         try:
-            result = self._call(function.encode("utf-8"), limit)
+            result = self._call(function.encode("utf-8"), self._limits.instructions, self._limits.seconds)
         except Exception as exc:
             raise LuaError(_error_message(exc)) from None
         finally:
@@ -643,6 +714,7 @@ class LuaScripts:
             the last ``.`` of its name (``script.lua`` -> ``lua``); only ``lua`` exists.
         data: what ``data`` and ``scenario`` reach.
         instruction_limit: Lua VM instructions allowed per script load and per call.
+        time_limit: CPU seconds allowed per script load and per call (a net for C-side work).
         memory_limit: bytes each Lua state may allocate.
         print_handler: receives each line a script prints (default: logged at INFO).
     """
@@ -653,12 +725,14 @@ class LuaScripts:
         data: DataAccess,
         *,
         instruction_limit: int = DEFAULT_INSTRUCTION_LIMIT,
+        time_limit: float = DEFAULT_TIME_LIMIT,
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
         print_handler: Callable[[str], None] | None = None,
     ):
         self.scripts: list[tuple[str, str]] = list(scripts)
         self.data = data
         self.instruction_limit = max(1, int(instruction_limit))
+        self.time_limit = float(time_limit)
         self.memory_limit = max(1, int(memory_limit))
         self.print_handler = print_handler or _log_print
         self.load_errors: list[LuaError] = []
@@ -689,12 +763,13 @@ class LuaScripts:
             scope = self._scopes.get(scope_name)
             if scope is None:
                 try:
-                    scope = _Scope(scope_name, self.data, self._print, self.memory_limit, self.instruction_limit)
+                    limits = _Limits(self.instruction_limit, self.time_limit, self.memory_limit)
+                    scope = _Scope(scope_name, self.data, self._print, limits)
                 except Exception as exc:  # e.g. the memory limit is too small for the runtime itself
                     self.load_errors.append(LuaError(f"{file_name}: {_error_message(exc)}", action="load"))
                     continue
                 self._scopes[scope_name] = scope
-            error = scope.run_file(file_name, source, self.instruction_limit)
+            error = scope.run_file(file_name, source)
             if error is not None:
                 log.warning("%s", error)
                 self.load_errors.append(error)
@@ -728,7 +803,7 @@ class LuaScripts:
             LuaError: unknown scope or function, a runtime error, or a broken limit.
         """
         scope, function = self._resolve(reference)
-        return scope.call(function, self.instruction_limit)
+        return scope.call(function)
 
     def functions(self) -> dict[str, list[str]]:
         """The global functions each scope's scripts define (for pickers in the studio)."""

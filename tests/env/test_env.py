@@ -237,7 +237,8 @@ def test_rgb_array_render_and_no_window_by_default():
 
 def test_bad_type_string_is_a_clear_error_when_the_scenario_uses_it(tmp_path):
     data = tmp_path / "data.json"
-    data.write_text(json.dumps({"info": {"score": {"address": 32, "type": "<u9"}, "lives": {"address": 19, "type": "|u1"}}}))
+    variables = {"score": {"address": 32, "type": "<u9"}, "lives": {"address": 19, "type": "|u1"}}
+    data.write_text(json.dumps({"info": variables}))
     with pytest.raises(Exception, match=r"data.json.*score.*width"):
         retro.make("StudioDemo-Nes", info=str(data))
     scenario = tmp_path / "lives.json"
