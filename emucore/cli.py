@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("--core", help="a core name or a path to a .so")
     info.set_defaults(func=cmd_info)
     commands.add_parser("import", help="find ROMs of known games in folders and zips and copy them in")
+    commands.add_parser("playback", help="replay .bk2 movies: verify, render video, export info and returns")
     verify = commands.add_parser("verify", help="lint integration folders (or game names)")
     verify.add_argument("targets", nargs="+", metavar="FOLDER")
     verify.add_argument("--deep", action="store_true", help="also decompress every state")
@@ -107,10 +108,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["import"]:  # the importer parses its own options, --help included
+    if argv[:1] == ["import"]:  # these parse their own options, --help included
         from emucore.importer import main as import_main
 
         return import_main(argv[1:])
+    if argv[:1] == ["playback"]:
+        from emucore.movie.playback import main as playback_main
+
+        return playback_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

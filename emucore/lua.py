@@ -72,6 +72,9 @@ PATTERN_COST_LIMIT = 5e7
 PRINT_LIMIT = 10_000
 """Characters of one ``print`` line passed on to the handler; the rest is cut."""
 
+MAX_CALLBACK_NESTING = 20
+"""How deep C functions that call back into Lua (``gsub``, ``format``, ``sort``) may nest."""
+
 _HOOK_GRAIN = 100  # instructions between two count-hook calls
 _INT64_MIN = -(2**63)
 _INT64_RANGE = 2.0**63
@@ -175,17 +178,18 @@ class DataAccess(Protocol):
 # the trusted Lua side: runs with the real globals, builds one sandbox and returns its entry points
 
 _BOOTSTRAP = r"""
-local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit = ...
+local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit, max_nesting = ...
 
 local type, tostring, tonumber, error, select, pairs, ipairs, next =
       type, tostring, tonumber, error, select, pairs, ipairs, next
 local pcall, xpcall, setmetatable, getmetatable = pcall, xpcall, setmetatable, getmetatable
 local collectgarbage, load, loadstring, setfenv = collectgarbage, load, loadstring, setfenv
 local concat = table.concat
-local sbyte, ssub, sfind, smatch, sgmatch = string.byte, string.sub, string.find, string.match, string.gmatch
+local sbyte, ssub, sfind, smatch, sgmatch, sgsub = string.byte, string.sub, string.find, string.match,
+                                                   string.gmatch, string.gsub
 local resume = coroutine.resume
 local clock = os.clock
-local sethook = debug.sethook
+local sethook, getinfo = debug.sethook, debug.getinfo
 local is_luajit = jit ~= nil
 
 if is_luajit then
@@ -199,11 +203,16 @@ local budget = { remaining = 0, deadline = 0, tripped = false, reason = "" }
 local hook
 
 local function trip(reason, level)
+  local where = getinfo(level + 1, "Sl")
+  if where and where.currentline and where.currentline > 0 then
+    reason = where.short_src .. ":" .. where.currentline .. ": " .. reason
+  end
   budget.tripped = true
   budget.reason = reason
-  -- from now on fail at every instruction, so pcall loops cannot swallow the error
+  -- from now on fail at every instruction (with the same message), so pcall loops cannot
+  -- swallow the error
   sethook(hook, "", 1)
-  error(reason, level + 1)
+  error(reason, 0)
 end
 
 hook = function()
@@ -225,7 +234,10 @@ local function check_time(...)
   return ...
 end
 
+local nesting
+
 local function arm(limit, seconds)
+  nesting = 0
   budget.remaining = limit
   budget.deadline = clock() + seconds
   budget.tripped = false
@@ -263,18 +275,42 @@ end
 
 -- C functions whose work grows with their input run unseen by the count hook: check the clock
 -- after each call
-local keywords = {}
-for word in sgmatch("and break do else elseif end false for function goto if in local nil not or repeat "
-                    .. "return then true until while", "%a+") do
-  keywords[word] = true
+-- C functions that call back into Lua nest on the C stack (gsub takes ~9 KB a level and LuaJIT
+-- does not count C levels: deep nesting crashes the process), so their nesting is capped
+nesting = 0
+
+local function enter()
+  if nesting >= max_nesting then
+    error("C stack overflow (callbacks nested too deeply)", 3)
+  end
+  nesting = nesting + 1
 end
 
-local function timed(name, f)
-  -- compiled per function so that argument errors still name it ("bad argument #1 to 'rep'")
-  if type(f) ~= "function" or keywords[name] or not smatch(name, "^[%a_][%w_]*$") then return f end
-  local make = load("local " .. name .. ", check_time = ...\n"
-                    .. "return function(...) return check_time(" .. name .. "(...)) end", "=" .. name)
-  return make(f, check_time)
+local function finish(name, nests, ok, ...)
+  if nests then nesting = nesting - 1 end
+  if not ok then
+    local e = ...
+    if type(e) == "string" and not smatch(e, "^[^\n]-:%d+: ") then
+      -- the C function's own error: give it the script's position and the function's name, as an
+      -- unwrapped call would have ("script.lua:3: bad argument #1 to 'rep' (...)")
+      e = sgsub(e, "to '%?'", "to '" .. name .. "'", 1)
+      error(e, 2)
+    end
+    error(e, 0)
+  end
+  return check_time(...)
+end
+
+-- The count hook does not see the work a C function does: check the clock after each call.
+local function wrap(name, f, nests)
+  if type(f) ~= "function" then return f end
+  if nests then
+    return function(...)
+      enter()
+      return finish(name, true, pcall(f, ...))
+    end
+  end
+  return function(...) return finish(name, false, pcall(f, ...)) end
 end
 
 local function pattern_cost(subject, pattern)
@@ -328,9 +364,10 @@ end
 
 -- the string library is also the string metatable's __index: harden the real table
 string.dump = nil
-for name, f in pairs(string) do string[name] = timed(name, f) end
+local reentrant = { gsub = true, format = true, sort = true, foreach = true, foreachi = true }
+for name, f in pairs(string) do string[name] = wrap(name, f, reentrant[name]) end
 local find, match, gsub = string.find, string.match, string.gsub
-local gmatch_iter = timed("gmatch", function(iterate) return iterate() end)
+local gmatch_iter = wrap("gmatch", function(iterate) return iterate() end)
 string.find = function(s, p, init, plain)
   if not plain then guard(s, p) end
   return find(s, p, init, plain)
@@ -351,12 +388,14 @@ end
 env.string = string
 
 env.table = copy(table)
-for name, f in pairs(env.table) do env.table[name] = timed(name, f) end
+for name, f in pairs(env.table) do env.table[name] = wrap(name, f, reentrant[name]) end
 env.math = copy(math)
 env.coroutine = copy(coroutine)
 
--- catching a stack overflow costs a stack reallocation, a lot of C work for few instructions
-local function after_catch(ok, ...)
+-- an error skips the leave() of the wrappers it unwinds: whoever catches it restores the nesting.
+-- Catching a stack overflow costs a stack reallocation, much C work for few instructions: charge it.
+local function after_catch(depth, ok, ...)
+  nesting = depth
   if not ok then
     local e = ...
     if type(e) == "string" and sfind(e, "stack overflow", 1, true) then charge(10000) end
@@ -365,20 +404,20 @@ local function after_catch(ok, ...)
 end
 
 env.pcall = function(...)
-  return after_catch(pcall(...))
+  return after_catch(nesting, pcall(...))
 end
 
 -- an error handler runs inside the hook that raised the error, where no hook fires: once the
 -- budget is spent, skip the script's handler so it cannot loop unseen
 env.xpcall = function(f, handler, ...)
-  return after_catch(xpcall(f, function(e)
+  return after_catch(nesting, xpcall(f, function(e)
     if budget.tripped then return e end
     return handler(e)
   end, ...))
 end
 
 env.coroutine.resume = function(...)
-  return after_catch(resume(...))
+  return after_catch(nesting, resume(...))
 end
 
 env.print = function(...)
@@ -470,12 +509,21 @@ local builtins = {}
 for name in pairs(env) do builtins[name] = true end
 
 -- entry points for Python -------------------------------------------------------------------
+local function message(e)
+  if type(e) == "string" then return e end
+  if type(e) == "number" then return tostring(e) end
+  return "(error object is a " .. type(e) .. " value)"
+end
+
+-- the script's function runs under the raw pcall, so an error a C function raises in a tail call
+-- has no position rather than one inside this file
 local function run_file(source, chunkname, limit, seconds)
   local f, err = compile(source, chunkname)
   if not f then return false, err end
   arm(limit, seconds)
-  f()
+  local ok, e = pcall(f)
   sethook()
+  if not ok then return false, message(e) end
   return true, ""
 end
 
@@ -483,11 +531,13 @@ local function call(name, limit, seconds)
   arm(limit, seconds)
   local f = env[name]
   if f == nil then
-    error("function '" .. name .. "' is not defined", 0)
+    sethook()
+    return false, "function '" .. name .. "' is not defined"
   end
-  local result = f()
+  local ok, result = pcall(f)
   sethook()
-  return result
+  if not ok then return false, message(result) end
+  return true, result
 end
 
 local function functions()
@@ -597,6 +647,7 @@ class _Scope:
             min(_HOOK_GRAIN, limits.instructions),
             PATTERN_COST_LIMIT,
             PRINT_LIMIT,
+            MAX_CALLBACK_NESTING,
             name=b"=emucore.lua",
         )
 
@@ -677,11 +728,13 @@ class _Scope:
     def call(self, function: str) -> object:
         """Call a global function with no arguments; its first result as Python."""
         try:
-            result = self._call(function.encode("utf-8"), self._limits.instructions, self._limits.seconds)
-        except Exception as exc:
+            ok, result = self._call(function.encode("utf-8"), self._limits.instructions, self._limits.seconds)
+        except Exception as exc:  # the budget tripped after the script returned, or lupa failed
             raise LuaError(_error_message(exc)) from None
         finally:
             self._stop_hook()
+        if not ok:
+            raise LuaError(_text(result))
         if isinstance(result, bool):
             return result
         if isinstance(result, (int, float)):

@@ -2,5 +2,5 @@
 # Installs what the studio needs and opens it on the bundled demo game (arguments go to retro-studio).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 apt_install python3-venv "${QT_PACKAGES[@]}"
-setup_venv "studio,env,cores"
+setup_venv "studio,env,cores,video"
 exec "$VENV/bin/retro-studio" "$@"

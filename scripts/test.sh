@@ -7,7 +7,7 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
     python3 -m venv "$VENV" 2>/dev/null || true
     "$VENV/bin/python" -m pip install -q torch==2.13.0  # the CPU build; Stable-Baselines3 needs torch
 fi
-setup_venv "studio,env,cores,rl,test"
+setup_venv "studio,env,cores,video,rl,test"
 cd "$ROOT"
 echo "== homebrew ROMs rebuild byte-identically"
 "$VENV/bin/python" homebrew/nes/build.py --check

@@ -191,9 +191,13 @@ class RetroEnv(gym.Env, EzPickle):
             self.em.set_state(self.initial_state)
         for player in range(self.players):
             self.em.set_button_mask(0, player)
+        # A power-on movie must start from the state before the reset frame, which it replays as line 0.
+        power_on_start = self.em.get_state() if self.movie_path is not None and not self.initial_state else None
         self.em.step()
         if self.movie_path is not None:
             self._start_episode_movie()
+            if power_on_start is not None:
+                self.movie.set_state(power_on_start)
         if self.movie is not None:
             self.movie.step()
         self.data.reset()
