@@ -5,7 +5,8 @@ Then, in alternating rounds (ABBA), the same lines are run:
 
 * ``emulator``  - the bare Emulator: ``set_button_mask`` + ``step`` per line (no env, no movie);
 * ``env``       - ``env.step(keys)`` with precomputed keys (the env, no movie);
-* ``playback``  - :class:`emucore.movie.MoviePlayer` iteration (env + movie);
+* ``playback``  - :class:`emucore.movie.MoviePlayer` iteration without observations (env + movie),
+  which is what ``emucore playback`` runs when no video or info file is asked for;
 
 and once more with ``replay(video=...)`` (H.264 + AAC encoded as it plays), timed end to end
 (opening the movie, making the env and finishing the file included).
@@ -88,7 +89,7 @@ def env_only(path: Path) -> float:
 def playback(path: Path) -> float:
     from emucore.movie import MoviePlayer
 
-    with MoviePlayer(path) as player:
+    with MoviePlayer(path, observe=False) as player:  # as `emucore playback` without --video/--info
         start = time.perf_counter()
         for _ in player:
             pass

@@ -66,6 +66,8 @@ class GameData:
         self.rewards = [0.0] * PLAYERS
         self.totals = [np.float32(0)] * PLAYERS
         self._delta_names = sorted(self._names_measured_as("delta"))
+        # players whose reward spec is empty always get 0: skip evaluating them
+        self._scored = [(p, spec) for p, spec in enumerate(scenario.rewards[:PLAYERS]) if not spec.empty]
         self._info_items = [
             (name, v.address, v.type, ALL_ONES if v.mask is None else v.mask) for name, v in self.variables.items()
         ]
@@ -117,8 +119,8 @@ class GameData:
             name: _read(live, self.variables[name]) for name in self._delta_names if name in self.variables
         }
         self.done = self._evaluate_done()
-        for player in range(PLAYERS):
-            reward = self._evaluate_reward(self.scenario.rewards[player])
+        for player, spec in self._scored:
+            reward = self._evaluate_reward(spec)
             self.rewards[player] = float(reward)
             self.totals[player] = np.float32(self.totals[player] + reward)
         self.frame += 1

@@ -224,6 +224,26 @@ class RetroEnv(gym.Env, EzPickle):
         reward, done, info = self.compute_step()
         return reward, bool(done), False, info
 
+    def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
+        """A step from per-player button masks, with no observation or info built.
+
+        For replays that only need rewards and done: the emulation and the evaluation are the
+        same as ``step()``'s; ``get_screen()`` and ``compute_step()`` still work afterwards.
+        """
+        if self.img is None and self.ram is None:
+            raise RuntimeError("Please call env.reset() before env.step()")
+        for player, mask in enumerate(masks):
+            self.em.set_button_mask(mask, player)
+        self.em.step()
+        self.data.update_ram()
+        data = self.data
+        reward = (
+            [data.current_reward(p) for p in range(self.players)]
+            if self.players > 1 and self.multi_rewards
+            else data.current_reward()
+        )
+        return reward, data.is_done()
+
     @property
     def _plain_screen(self) -> bool:
         """True when the observation is the emulator's screen as it is (no crop, no rotation)."""

@@ -68,7 +68,7 @@ class PlaybackStep:
 
     index: int  # 1-based: step k plays frame line k (line 0 is the reset frame)
     keys: np.ndarray  # the bool action passed to env.step (players * num_buttons)
-    observation: np.ndarray
+    observation: np.ndarray | None  # None when the player was made with observe=False
     reward: Any
     terminated: bool
     truncated: bool
@@ -233,6 +233,7 @@ class MoviePlayer:
         ending: int | None = None,
         inttype: Any = None,
         check_hash: bool = True,
+        observe: bool = True,
     ):
         import emucore
         from emucore import data
@@ -271,6 +272,7 @@ class MoviePlayer:
         self._chunk_start = -1
         self._chunk = np.zeros((0, 0), dtype=bool)
         self.steps = 0
+        self.observe = observe
 
     def _start(self, state: bytes | str | os.PathLike[str] | None, power_on: bool) -> None:
         self.movie.step()  # line 0: the reset frame
@@ -309,10 +311,18 @@ class MoviePlayer:
     def __iter__(self) -> Iterator[PlaybackStep]:
         env = self.env
         released = np.zeros(env.num_buttons * self.movie.players, dtype=bool)
+        pad = (1 << env.num_buttons) - 1
+        no_buttons = [0] * self.movie.players
         for index in range(self.steps + 1, self.total_steps + 1):
             extra = index > self.duration
-            keys = released if extra else self.keys_for(index)
-            obs, reward, terminated, truncated, info = env.step(keys)
+            if self.observe:
+                keys = released if extra else self.keys_for(index)
+                obs, reward, terminated, truncated, info = env.step(keys)
+            else:  # rewards and done only: no frame conversion, no info dict
+                masks = no_buttons if extra else (self._masks[index] & pad).tolist()
+                reward, terminated = env.step_masks(masks)
+                keys = released if extra else self.keys_for(index)
+                obs, truncated, info = None, False, {}
             self.steps = index
             yield PlaybackStep(index, keys, obs, reward, terminated, truncated, info, extra)
 
@@ -563,7 +573,10 @@ def replay(
         MovieError: see :class:`MoviePlayer`.
     """
     start = time.perf_counter()
-    with MoviePlayer(movie_path, state=state, power_on=power_on, game=game, ending=ending, inttype=inttype) as player:
+    observe = video is not None or info is not None
+    with MoviePlayer(
+        movie_path, state=state, power_on=power_on, game=game, ending=ending, inttype=inttype, observe=observe
+    ) as player:
         env = player.env
         players = player.movie.players
         delay = 0
@@ -622,7 +635,7 @@ def replay(
                 monitor.row(score, length)
             summary.steps = player.steps
             summary.total_reward = total[0] if players == 1 else total
-            summary.final_info = dict(last_info)
+            summary.final_info = dict(last_info) if observe else env.data.lookup_all()
         finally:
             bar.finish(player.steps)
             if writer is not None:

@@ -149,3 +149,12 @@ def test_fm2_plays_with_a_game_and_a_state(tmp_path: Path) -> None:
             pass
         assert np.array_equal(player.env.get_ram(), rec.rams[-1])
     assert main([str(path), "--game", "StudioDemo-Nes", "--power-on", "--no-progress"]) == 0
+
+
+def test_replay_without_observations_gives_the_same_totals(tmp_path: Path) -> None:
+    rec = record_with_env("StudioDemo-Genesis", tmp_path, 200, seed=21, keep_frames=False)
+    fast = replay(rec.path)
+    full = replay(rec.path, info=tmp_path / "steps.jsonl")
+    assert fast.steps == full.steps == 200
+    assert fast.total_reward == full.total_reward == rec.total_reward
+    assert fast.final_info == full.final_info == rec.final_info
