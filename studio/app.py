@@ -48,18 +48,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from PySide6.QtWidgets import QApplication
 
-    from studio.model.play_session import PlaySession
+    from studio.model.session import Session
+    from studio.model.settings import Settings
     from studio.qt.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    settings = Settings.load()
     rom, state = resolve_game(args.game, args.state)
     try:
-        session = PlaySession(rom, state, core=args.core)
+        session = Session(rom, state, core=args.core, rewind_seconds=settings.rewind_seconds)
     except EmucoreError as exc:
         print(f"retro-studio: {exc}", file=sys.stderr)
         return 2
-    window = MainWindow(session)
-    window.resize(800, 620)
+    if args.game:
+        settings.add_recent(args.game)
+    window = MainWindow(session, settings)
     window.show()
     if args.screenshot:
         window.timer.stop()

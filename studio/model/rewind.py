@@ -34,15 +34,17 @@ class RewindBuffer:
         keyframe_every: states per group (a keyframe plus deltas against it).
     """
 
-    def __init__(self, max_bytes: int = 256 << 20, keyframe_every: int = 60):
+    def __init__(self, max_bytes: int = 256 << 20, keyframe_every: int = 60, max_states: int | None = None):
         self.max_bytes = max_bytes
+        self.max_states = max_states
         self.keyframe_every = keyframe_every
         self._groups: deque[_Group] = deque()
         self._nbytes = 0
+        self._count = 0
         self._key_cache: tuple[int, np.ndarray] | None = None  # (id of group, decompressed keyframe)
 
     def __len__(self) -> int:
-        return sum(1 + len(g.deltas) for g in self._groups)
+        return self._count
 
     @property
     def nbytes(self) -> int:
@@ -51,6 +53,7 @@ class RewindBuffer:
     def clear(self) -> None:
         self._groups.clear()
         self._nbytes = 0
+        self._count = 0
         self._key_cache = None
 
     def push(self, frame: int, state: bytes) -> None:
@@ -67,15 +70,21 @@ class RewindBuffer:
             group.deltas.append((frame, compressed))
             group.nbytes += len(compressed)
             self._nbytes += len(compressed)
-        while self._nbytes > self.max_bytes and len(self._groups) > 1:
+        self._count += 1
+        while len(self._groups) > 1 and (
+            self._nbytes > self.max_bytes
+            or (self.max_states is not None and self._count - 1 - len(self._groups[0].deltas) >= self.max_states)
+        ):
             dropped = self._groups.popleft()
             self._nbytes -= dropped.nbytes
+            self._count -= 1 + len(dropped.deltas)
 
     def pop(self) -> tuple[int, bytes] | None:
         """The newest state and its frame number, removed from the buffer; None when empty."""
         if not self._groups:
             return None
         group = self._groups[-1]
+        self._count -= 1
         if group.deltas:
             frame, compressed = group.deltas.pop()
             group.nbytes -= len(compressed)

@@ -14,6 +14,7 @@ class GameView(QWidget):
         self._frame: np.ndarray | None = None
         self._image: QImage | None = None
         self.aspect_ratio = 4 / 3
+        self.integer_scaling = True  # else: fit the window, keeping the aspect ratio
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
@@ -33,8 +34,12 @@ class GameView(QWidget):
             return QRect()
         w, h = self._image.width(), self._image.height()
         display_w = max(1, round(h * self.aspect_ratio)) if self.aspect_ratio > 0 else w
-        scale = max(1, min(self.width() // display_w, self.height() // h))
-        out_w, out_h = display_w * scale, h * scale
+        if self.integer_scaling:
+            scale = max(1, min(self.width() // display_w, self.height() // h))
+            out_w, out_h = display_w * scale, h * scale
+        else:
+            fit = min(self.width() / display_w, self.height() / h)
+            out_w, out_h = max(1, int(display_w * fit)), max(1, int(h * fit))
         return QRect((self.width() - out_w) // 2, (self.height() - out_h) // 2, out_w, out_h)
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)

@@ -1,4 +1,4 @@
-"""Qt key codes to the key names used by the core descriptors' keybinds."""
+"""Qt key codes to the key names used by the core descriptors' keybinds and the studio's bindings."""
 
 from __future__ import annotations
 
@@ -13,11 +13,21 @@ _SPECIAL = {
     Qt.Key.Key_Enter: "ENTER",
     Qt.Key.Key_Tab: "TAB",
     Qt.Key.Key_Space: "SPACE",
+    Qt.Key.Key_Backspace: "BACKSPACE",
+    Qt.Key.Key_Shift: "SHIFT",
+    Qt.Key.Key_Control: "CTRL",
+    Qt.Key.Key_Alt: "ALT",
+    Qt.Key.Key_Semicolon: ";",
+    Qt.Key.Key_Comma: ",",
+    Qt.Key.Key_Period: ".",
+    Qt.Key.Key_Slash: "/",
+    Qt.Key.Key_BracketLeft: "[",
+    Qt.Key.Key_BracketRight: "]",
 }
 
 
 def key_name(key: int) -> str | None:
-    """The descriptor name of a Qt key (``"X"``, ``"ENTER"``), or None."""
+    """The name of a Qt key (``"X"``, ``"ENTER"``, ``"F3"``), or None for keys without one."""
     try:
         qt_key = Qt.Key(key)
     except ValueError:
@@ -26,4 +36,6 @@ def key_name(key: int) -> str | None:
         return _SPECIAL[qt_key]
     if Qt.Key.Key_A <= qt_key <= Qt.Key.Key_Z or Qt.Key.Key_0 <= qt_key <= Qt.Key.Key_9:
         return chr(int(qt_key))
+    if Qt.Key.Key_F1 <= qt_key <= Qt.Key.Key_F35:
+        return f"F{int(qt_key) - int(Qt.Key.Key_F1) + 1}"
     return None

@@ -1,38 +1,57 @@
-"""The main window: the game view, a status bar, and the play controls."""
+"""The main window: a composition root. It wires the session to the views and the action table
+to menus; behaviour lives in ``studio.model``."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox
 
-from studio.model.play_session import PlaySession
+from studio.model.actions import ACTIONS, REWIND_KEY, SLOT_KEYS
+from studio.model.bindings import key_map
+from studio.model.session import SPEEDS, Session
+from studio.model.settings import Settings
 from studio.qt.game_view import GameView
 from studio.qt.keys import key_name
+from studio.qt.states_panel import StatesPanel
 
 TICK_MS = 4
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, session: PlaySession):
+    def __init__(self, session: Session, settings: Settings | None = None):
         super().__init__()
         self.session = session
-        self.setWindowTitle(f"Retro Integration Studio - {session.title}")
+        self.settings = settings or Settings()
+        self.setWindowTitle(f"Retro Integration Studio - {session.name}")
+        self.setAcceptDrops(True)
         self.view = GameView(self)
         geometry = session.emulator.geometry
-        if geometry.aspect_ratio > 0:
-            self.view.aspect_ratio = geometry.aspect_ratio
-        else:
-            self.view.aspect_ratio = geometry.base_width / max(geometry.base_height, 1)
+        self.view.aspect_ratio = geometry.aspect_ratio if geometry.aspect_ratio > 0 else (
+            geometry.base_width / max(geometry.base_height, 1)
+        )
+        self.view.integer_scaling = self.settings.integer_scaling
         self.setCentralWidget(self.view)
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
+        self.states_panel = StatesPanel(session, self)
+        self.states_dock = self._dock("States", self.states_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.actions: dict[str, QAction] = {}
         self._build_menus()
+        self.keys = key_map(session.system, self.settings)
+        self._pressed: set[str] = set()
         self._fps_frames = 0
         self._fps_since = time.perf_counter()
         self._fps = 0.0
+        session.on("frame", self._frame_changed)
+        session.on("paused", self._update_status)
+        session.on("movie", self._update_status)
+        if not self._restore_layout():
+            self.resize(1100, 700)
+            self.resizeDocks([self.states_dock], [300], Qt.Orientation.Horizontal)
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self.tick)
@@ -40,43 +59,50 @@ class MainWindow(QMainWindow):
         self.view.show_frame(session.screen())
         self._update_status()
 
+    # ---- construction ----
+
+    def _dock(self, title: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
     def _build_menus(self) -> None:
-        actions = [
-            ("&File", "&Quit", "Ctrl+Q", self.close),
-            ("&Emulation", "&Pause", "P", lambda: self.session.set_paused(not self.session.paused)),
-            ("&Emulation", "&Frame advance", "F", lambda: self.advance(1)),
-            ("&Emulation", "&Reset to start state", "Ctrl+R", self._reset),
-            ("&Help", "&Controls", "F12", self._show_controls),
-        ]
         menus = {}
-        for menu_title, title, shortcut, callback in actions:
-            menu = menus.get(menu_title) or self.menuBar().addMenu(menu_title)
-            menus[menu_title] = menu
-            action = QAction(title, self)
-            action.setShortcut(QKeySequence(shortcut))
-            action.triggered.connect(callback)
+        for spec in ACTIONS:
+            menu = menus.get(spec.menu) or self.menuBar().addMenu(spec.menu)
+            menus[spec.menu] = menu
+            action = QAction(spec.title, self)
+            if spec.shortcut:
+                action.setShortcut(QKeySequence(spec.shortcut))
+            action.setCheckable(spec.checkable)
+            action.triggered.connect(getattr(self, spec.handler))
             menu.addAction(action)
+            self.actions[spec.id] = action
+        menus["&View"].addAction(self.states_dock.toggleViewAction())
+        self.actions["integer_scaling"].setChecked(self.settings.integer_scaling)
+        self.actions["mute"].setChecked(self.settings.muted)
 
-    def advance(self, frames: int) -> None:
-        self.session.set_paused(True)
-        self.session.advance(frames)
-        self.view.show_frame(self.session.screen())
-        self._update_status()
+    def _restore_layout(self) -> bool:
+        """Puts back the window and docks as they were; False on a first run."""
+        if not self.settings.window_geometry:
+            return False
+        self.restoreGeometry(QByteArray.fromBase64(self.settings.window_geometry.encode()))
+        if self.settings.window_state:
+            self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
+        return True
 
-    def _reset(self) -> None:
-        self.session.reset_to_start()
-        self.view.show_frame(self.session.screen())
+    def save_layout(self) -> None:
+        self.settings.window_geometry = bytes(self.saveGeometry().toBase64()).decode()
+        self.settings.window_state = bytes(self.saveState().toBase64()).decode()
+        self.settings.save()
 
-    def _show_controls(self) -> None:
-        system = self.session.system
-        lines = [f"{button}: {key}" for button, key in zip(system.buttons, system.keybinds) if button and key]
-        QMessageBox.information(self, "Controls", "\n".join(lines))
+    # ---- the frame ticker ----
 
     def tick(self) -> None:
         ran = self.session.tick()
-        if ran:
-            self.view.show_frame(self.session.screen())
-            self._fps_frames += ran
+        self._fps_frames += ran
         now = time.perf_counter()
         if now - self._fps_since >= 0.5:
             self._fps = self._fps_frames / (now - self._fps_since)
@@ -84,21 +110,203 @@ class MainWindow(QMainWindow):
             self._fps_since = now
             self._update_status()
 
-    def _update_status(self) -> None:
-        state = "paused" if self.session.paused else f"{self._fps:5.1f} fps"
-        self.status.setText(f"frame {self.session.frames}   {state}   {self.session.emulator.core.lib}")
+    def _frame_changed(self) -> None:
+        self.view.show_frame(self.session.screen())
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def _update_status(self) -> None:
+        session = self.session
+        speed = "unbounded" if session.speed > 100 else f"{session.speed:g}x"
+        state = "paused" if session.paused else ("rewinding" if session.rewinding else f"{self._fps:5.1f} fps")
+        movie = f"   {session.movie_state}" if session.movie_state else ""
+        self.status.setText(f"frame {session.frame}   {state}   speed {speed}{movie}   {session.emulator.core.lib}")
+        self.actions["pause"].setChecked(session.paused)
+
+    # ---- keyboard ----
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         name = key_name(event.key())
-        if event.isAutoRepeat() or name is None or not self.session.key_down(name):
+        if name is None or event.isAutoRepeat():
+            super().keyPressEvent(event)
+            return
+        if name == REWIND_KEY:
+            self.session.set_rewinding(True)
+        elif name in SLOT_KEYS:
+            slot = SLOT_KEYS.index(name) + 1
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self.session.save_slot(slot)
+                self.statusBar().showMessage(f"saved slot {slot}", 2000)
+            elif not self.session.load_slot(slot):
+                self.statusBar().showMessage(f"slot {slot} is empty", 2000)
+        elif name in self.keys:
+            self._pressed.add(name)
+            self._apply_keys()
+        else:
             super().keyPressEvent(event)
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         name = key_name(event.key())
-        if event.isAutoRepeat() or name is None or not self.session.key_up(name):
+        if name is None or event.isAutoRepeat():
             super().keyReleaseEvent(event)
+            return
+        if name == REWIND_KEY:
+            self.session.set_rewinding(False)
+        elif name in self._pressed:
+            self._pressed.discard(name)
+            self._apply_keys()
+
+    def _apply_keys(self) -> None:
+        masks = [0, 0]
+        for name in self._pressed:
+            player, bit = self.keys[name]
+            masks[player] |= bit
+        for player, mask in enumerate(masks):
+            self.session.set_buttons(player, mask)
+
+    # ---- commands (named in the action table) ----
+
+    def toggle_pause(self) -> None:
+        self.session.set_paused(not self.session.paused)
+
+    def advance_one(self) -> None:
+        self.advance(1)
+
+    def advance_ten(self) -> None:
+        self.advance(10)
+
+    def advance(self, frames: int) -> None:
+        self.session.set_paused(True)
+        self.session.advance(frames)
+        self._update_status()
+
+    def _set_speed_index(self, step: int) -> None:
+        speeds = [s for s in SPEEDS if s > 0]
+        current = self.session.speed if self.session.speed <= 100 else speeds[-1] * 2
+        index = min(range(len(speeds)), key=lambda i: abs(speeds[i] - current))
+        if step > 0 and current > speeds[-1]:
+            return
+        if step > 0 and index == len(speeds) - 1:
+            self.session.set_speed(0)
+        else:
+            self.session.set_speed(speeds[max(0, min(len(speeds) - 1, index + step))])
+        self._update_status()
+
+    def slower(self) -> None:
+        self._set_speed_index(-1)
+
+    def faster(self) -> None:
+        self._set_speed_index(1)
+
+    def normal_speed(self) -> None:
+        self.session.set_speed(1.0)
+        self._update_status()
+
+    def reset_to_start(self) -> None:
+        self.session.reset_to_start()
+
+    def hard_reset(self) -> None:
+        self.session.hard_reset()
+
+    def save_named_state(self) -> None:
+        self.states_panel.save_as()
+
+    def record_movie(self, power_on: bool = False) -> None:
+        default = str(self.session.states.workspace / f"{self.session.name}-{int(time.time())}.bk2")
+        path, _ = QFileDialog.getSaveFileName(self, "Record a movie", default, "Movies (*.bk2)")
+        if path:
+            players, ok = QInputDialog.getInt(self, "Record a movie", "Players:", 1, 1, 2)
+            if ok:
+                self._guard(lambda: self.session.start_recording(path, power_on=power_on, players=players))
+
+    def record_movie_power_on(self) -> None:
+        self.record_movie(power_on=True)
+
+    def stop_movie(self) -> None:
+        if self.session.recorder is not None:
+            path = self.session.stop_recording()
+            self.statusBar().showMessage(f"saved {path}", 4000)
+        self.session.stop_movie()
+
+    def play_movie_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Play a movie", "", "Movies (*.bk2 *.fm2)")
+        if path:
+            self._guard(lambda: self.session.play_movie(path))
+
+    def toggle_integer_scaling(self) -> None:
+        self.settings.integer_scaling = self.actions["integer_scaling"].isChecked()
+        self.view.integer_scaling = self.settings.integer_scaling
+        self.view.update()
+
+    def toggle_mute(self) -> None:
+        self.settings.muted = self.actions["mute"].isChecked()
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a ROM, state or movie")
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> None:
+        """A .state loads into the running game, a .bk2 plays, a ROM or folder opens a new game."""
+        suffix = path.suffix.lower()
+        if suffix == ".state":
+            self._guard(lambda: self.session.load_state_file(path))
+        elif suffix in (".bk2", ".fm2"):
+            self._guard(lambda: self.session.play_movie(path))
+        else:
+            self._guard(lambda: self.open_game(path))
+
+    def open_game(self, target: Path, state: str | None = None) -> None:
+        """Replaces the running game; errors leave the current one running."""
+        from studio.app import resolve_game
+
+        rom, state_path = resolve_game(str(target), state)
+        session = Session(rom, state_path, rewind_seconds=self.settings.rewind_seconds)
+        old, self.session = self.session, session
+        old.close()
+        session.on("frame", self._frame_changed)
+        session.on("paused", self._update_status)
+        session.on("movie", self._update_status)
+        self.states_panel.set_session(session)
+        self.keys = key_map(session.system, self.settings)
+        self._pressed.clear()
+        self.setWindowTitle(f"Retro Integration Studio - {session.name}")
+        self.settings.add_recent(str(target))
+        self._frame_changed()
+        self._update_status()
+
+    def show_controls(self) -> None:
+        lines = [f"{button}: {key}" for button, key in zip(self.session.system.buttons, self.session.system.keybinds)
+                 if button and key]
+        QMessageBox.information(self, "Controls", "\n".join(lines))
+
+    def show_shortcuts(self) -> None:
+        rows = [f"{spec.shortcut or '-'}\t{spec.title.replace('&', '')}" for spec in ACTIONS]
+        rows += [f"{REWIND_KEY.title()} (hold)\tRewind", "F1-F10\tLoad a quick slot", "Shift+F1-F10\tSave a quick slot"]
+        QMessageBox.information(self, "Keyboard shortcuts", "\n".join(rows))
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About Retro Integration Studio",
+                          "Retro Integration Studio\nTurn classic console games into RL environments.")
+
+    def _guard(self, action) -> None:
+        from emucore.errors import EmucoreError
+
+        try:
+            action()
+        except (EmucoreError, OSError, ValueError, RuntimeError) as exc:
+            QMessageBox.warning(self, "Retro Integration Studio", str(exc))
+
+    # ---- drag and drop ----
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        for url in event.mimeData().urls():
+            self.open_path(Path(url.toLocalFile()))
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.timer.stop()
+        self.save_layout()
         self.session.close()
         super().closeEvent(event)

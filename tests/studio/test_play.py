@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from studio.app import main as studio_main
 from studio.app import resolve_game
 from studio.model.clock import FrameClock
-from studio.model.play_session import PlaySession
+from studio.model.session import Session
 from studio.qt.main_window import MainWindow
 
 
@@ -42,13 +42,12 @@ def test_demo_resolves_to_its_start_state():
 
 def test_keys_drive_the_demo():
     rom, state = resolve_game(None, None)
-    session = PlaySession(rom, state)
+    session = Session(rom, state)
     try:
-        assert session.key_down("X")  # Genesis B
-        assert not session.key_down("F1")
+        session.set_buttons(0, 1)  # Genesis B
         session.advance(10)
         assert session.emulator.read(0xFF0000, ">u4") == 10
-        session.key_up("X")
+        session.set_buttons(0, 0)
         session.advance(5)
         assert session.emulator.read(0xFF0000, ">u4") == 10
         session.reset_to_start()
@@ -59,7 +58,7 @@ def test_keys_drive_the_demo():
 
 def test_window_plays_with_the_keyboard(qtbot):
     rom, state = resolve_game(None, None)
-    window = MainWindow(PlaySession(rom, state))
+    window = MainWindow(Session(rom, state))
     qtbot.addWidget(window)
     window.timer.stop()
     qtbot.keyPress(window, Qt.Key.Key_Right)

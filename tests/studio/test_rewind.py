@@ -49,3 +49,14 @@ def test_states_of_changing_size_start_new_groups():
     buffer.push(1, b"b" * 120)
     buffer.push(2, b"c" * 120)
     assert [buffer.pop(), buffer.pop(), buffer.pop()] == [(2, b"c" * 120), (1, b"b" * 120), (0, b"a" * 100)]
+
+
+def test_state_count_budget_keeps_the_newest_whole_groups():
+    buffer = RewindBuffer(keyframe_every=5, max_states=12)
+    for frame in range(40):
+        buffer.push(frame, bytes([frame]) * 64)
+    assert 12 <= len(buffer) <= 12 + 5
+    frames = []
+    while (item := buffer.pop()) is not None:
+        frames.append(item[0])
+    assert frames == list(range(39, 39 - len(frames), -1)) and len(frames) == len(set(frames))

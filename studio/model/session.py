@@ -1,0 +1,301 @@
+"""The game being played in the studio: emulator, input, speed, rewind, states and movies. No Qt.
+
+The Qt window calls :meth:`Session.tick` from its timer; a pure clock says how many frames are
+due. Everything the views show is read from here, and they are told about changes through
+``listeners`` (``frame``, ``paused``, ``movie``), so they never poke each other.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from emucore import Emulator
+from emucore.integration import Integration
+from emucore.systems import System, system_for_path
+from studio.model.clock import FrameClock
+from studio.model.rewind import RewindBuffer
+from studio.model.states import StateLibrary
+
+PLAYERS = 2
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
+REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
+AUDIO_QUEUE_FRAMES = 30
+
+
+def data_dir() -> Path:
+    override = os.environ.get("RETRO_STUDIO_DATA")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "retro-studio"
+
+
+def integration_name_for(rom: Path, system: System) -> str:
+    """Gym Retro's proposal for a new integration: the file name in CamelCase, then ``-System``."""
+    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"\(.*?\)|\[.*?\]", " ", rom.stem))
+    title = "".join(w[:1].upper() + w[1:] for w in words) or "Game"
+    return f"{title}-{system.name_token}"
+
+
+def integration_folder_for(rom: Path) -> tuple[Path, bool]:
+    """The integration a ROM belongs to, creating one in the studio's data folder if needed.
+
+    Returns the folder and whether it was created now.
+    """
+    if rom.stem == "rom" and (rom.parent / "rom.sha").exists():
+        return rom.parent, False
+    system = system_for_path(rom)
+    folder = data_dir() / "integrations" / integration_name_for(rom, system)
+    if (folder / "rom.sha").exists():
+        return folder, False
+    integration = Integration.new(folder.name, rom)
+    integration.save(folder, include_rom=True)
+    return folder, True
+
+
+class Session:
+    """One game in the studio."""
+
+    def __init__(self, rom_path: str | os.PathLike[str], state_path: str | os.PathLike[str] | None = None,
+                 core: str | None = None, *, rewind_seconds: int = 20):
+        rom = Path(rom_path)
+        self.folder, self.created = integration_folder_for(rom)
+        roms = sorted(p for p in self.folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
+        self.emulator = Emulator(roms[0] if roms else rom, core=core)
+        self.name = self.folder.name
+        self.states = StateLibrary(self.folder, data_dir() / "workspaces" / self.name)
+        self.state_name: str | None = None
+        if state_path is not None:
+            self.emulator.load_state_file(state_path)
+            self.state_name = Path(state_path).stem
+        self.start_state = self.emulator.get_state()
+        self.clock = FrameClock(self.emulator.get_screen_rate())
+        fps = self.emulator.get_screen_rate()
+        self.rewind = RewindBuffer(max_states=int(rewind_seconds * fps / REWIND_EVERY))
+        self.paused = False
+        self.rewinding = False
+        self.frame = 0
+        self.held = [0] * PLAYERS
+        self.audio: deque[np.ndarray] = deque(maxlen=AUDIO_QUEUE_FRAMES)
+        self.recorder = None
+        self.player = None  # a Movie being played back (read-only)
+        self.listeners: dict[str, list[Callable[[], None]]] = {"frame": [], "paused": [], "movie": []}
+
+    # ---- observers ----
+
+    def on(self, event: str, callback: Callable[[], None]) -> None:
+        self.listeners[event].append(callback)
+
+    def _emit(self, event: str) -> None:
+        for callback in self.listeners[event]:
+            callback()
+
+    @property
+    def system(self) -> System:
+        return self.emulator.system
+
+    @property
+    def speed(self) -> float:
+        return self.clock.speed
+
+    def set_speed(self, speed: float) -> None:
+        """A multiple of the core's frame rate; 0 runs unbounded."""
+        self.clock.speed = speed if speed > 0 else 1000.0
+        self.clock.max_burst = 4 if speed <= 1 else 64 if speed > 0 else 512
+        self.clock.restart()
+
+    # ---- input ----
+
+    def set_buttons(self, player: int, mask: int) -> None:
+        self.held[player] = mask & 0xFFFF
+
+    # ---- running ----
+
+    def tick(self) -> int:
+        """Runs (or rewinds) the frames the clock says are due; returns how many."""
+        if self.paused:
+            return 0
+        due = self.clock.due()
+        if due and self.rewinding:
+            done = self.rewind_frames(due)
+            if not done:
+                self.set_paused(True)
+            return done
+        if due:
+            self.advance(due)
+        return due
+
+    def advance(self, frames: int = 1) -> None:
+        """Runs ``frames`` frames with the held buttons (or the movie's), whether paused or not."""
+        emulator = self.emulator
+        for _ in range(frames):
+            masks = self._masks_for_next_frame()
+            if masks is None:  # the movie being played ended
+                self.stop_movie()
+                self.set_paused(True)
+                break
+            for player, mask in enumerate(masks):
+                emulator.set_button_mask(mask, player)
+            if self.recorder is not None:
+                self.recorder.record_frame(list(masks[: self.recorder.players]))
+            emulator.step()
+            self.frame += 1
+            self.audio.append(emulator.get_audio())
+            if self.frame % REWIND_EVERY == 0:
+                self.rewind.push(self.frame, emulator.get_state())
+        self._emit("frame")
+
+    def _masks_for_next_frame(self) -> list[int] | None:
+        if self.player is None:
+            return list(self.held)
+        if not self.player.step():
+            return None
+        return [
+            sum(1 << i for i in range(16) if self.player.get_key(i, p)) for p in range(self.player.players)
+        ] + [0] * (PLAYERS - self.player.players)
+
+    def rewind_frames(self, frames: int) -> int:
+        """Goes back about ``frames`` frames; returns how many it went back (0: no history left)."""
+        went = 0
+        while went < frames:
+            popped = self.rewind.pop()
+            if popped is None:
+                break
+            frame, state = popped
+            if frame >= self.frame:
+                continue  # the frame on screen: nothing to go back to
+            went += self.frame - frame
+            self.emulator.set_state(state)
+            self.frame = frame
+        if went:
+            self.emulator.set_button_mask(0, 0)
+            self.emulator.step()  # a frame so the screen shows the rewound state
+            self.emulator.set_state(state)
+            self._emit("frame")
+        return went
+
+    def set_rewinding(self, on: bool) -> None:
+        if self.recorder is not None or self.player is not None:
+            on = False  # a movie cannot go backwards
+        self.rewinding = on
+        self.clock.restart()
+
+    def set_paused(self, paused: bool) -> None:
+        self.paused = paused
+        if not paused:
+            self.clock.restart()
+        self._emit("paused")
+
+    def reset_to_start(self) -> None:
+        """Back to the state the game was opened with."""
+        self.emulator.set_state(self.start_state)
+        self.frame = 0
+        self.rewind.clear()
+        self._emit("frame")
+
+    def hard_reset(self) -> None:
+        """The console's reset button."""
+        self.emulator.reset()
+        self.rewind.clear()
+        self._emit("frame")
+
+    # ---- states ----
+
+    def save_state(self, name: str) -> None:
+        self.states.save(name, self.emulator.get_state(), self.frame, self.emulator.get_frame())
+
+    def load_state(self, name: str) -> None:
+        self._load(self.states.load(name))
+        self.state_name = name
+
+    def save_slot(self, slot: int) -> None:
+        self.states.save_slot(slot, self.emulator.get_state(), self.frame, self.emulator.get_frame())
+
+    def load_slot(self, slot: int) -> bool:
+        state = self.states.load_slot(slot)
+        if state is None:
+            return False
+        self._load(state)
+        return True
+
+    def load_state_file(self, path: str | os.PathLike[str]) -> None:
+        from emucore.integration import read_state_file
+
+        self._load(read_state_file(Path(path)))
+
+    def _load(self, state: bytes) -> None:
+        self.emulator.set_state(state)
+        self.rewind.clear()
+        self._emit("frame")
+
+    # ---- movies ----
+
+    def start_recording(self, path: str | os.PathLike[str], *, power_on: bool = False, players: int = 1) -> None:
+        from emucore.movie import MovieRecorder
+
+        if self.player is not None:
+            raise RuntimeError("stop the movie being played first")
+        if power_on:
+            self.emulator.reset()
+        self.recorder = MovieRecorder(path, self.emulator, self.name, players=players)
+        # Line 0 is the reset frame, which players replay with every button released (as
+        # stable-retro's env.reset() runs it): record one such frame before the player's input.
+        self.recorder.record_frame([0] * players)
+        for player in range(PLAYERS):
+            self.emulator.set_button_mask(0, player)
+        self.emulator.step()
+        self.frame += 1
+        self.rewind.clear()
+        self._emit("movie")
+
+    def stop_recording(self) -> Path | None:
+        recorder, self.recorder = self.recorder, None
+        path = recorder.close() if recorder is not None else None
+        self._emit("movie")
+        return path
+
+    def play_movie(self, path: str | os.PathLike[str]) -> None:
+        """Plays a movie read-only from its start state; input is ignored until it ends."""
+        from emucore.movie import Movie
+
+        movie = Movie(path)
+        state = movie.get_state()
+        if state:
+            self.emulator.set_state(state)
+        movie.step()  # line 0 is the reset frame: replay it with the buttons released
+        for player in range(PLAYERS):
+            self.emulator.set_button_mask(0, player)
+        self.emulator.step()
+        self.player = movie
+        self.rewind.clear()
+        self.frame = 0
+        self._emit("movie")
+
+    def stop_movie(self) -> None:
+        if self.player is not None:
+            self.player.close()
+            self.player = None
+            self._emit("movie")
+
+    @property
+    def movie_state(self) -> str:
+        if self.recorder is not None:
+            return f"recording {self.recorder.frame_count}"
+        if self.player is not None:
+            return f"playing {self.player.position}/{self.player.frame_count}"
+        return ""
+
+    def screen(self) -> np.ndarray:
+        return self.emulator.get_frame()
+
+    def close(self) -> None:
+        if self.recorder is not None:
+            self.stop_recording()
+        self.stop_movie()
+        self.emulator.close()

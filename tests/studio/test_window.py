@@ -1,0 +1,88 @@
+"""The main window with pytest-qt, offscreen: keys, slots, movies, layout and states kept across runs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from studio.model.actions import ACTIONS
+from studio.model.session import Session
+from studio.model.settings import Settings
+from studio.qt.main_window import MainWindow
+
+
+def make_window(qtbot, demo) -> MainWindow:
+    rom, state = demo
+    window = MainWindow(Session(rom, state), Settings.load())
+    qtbot.addWidget(window)
+    window.timer.stop()  # the tests drive frames themselves
+    return window
+
+
+def score(window: MainWindow) -> int:
+    return window.session.emulator.read(0xFF0000, ">u4")
+
+
+def test_every_action_is_in_a_menu(qtbot, demo):
+    window = make_window(qtbot, demo)
+    assert set(window.actions) == {spec.id for spec in ACTIONS}
+    assert window.actions["pause"].shortcut().toString() == "P"
+
+
+def test_keyboard_play_and_quick_slots(qtbot, demo):
+    window = make_window(qtbot, demo)
+    qtbot.keyPress(window, Qt.Key.Key_X)  # Genesis B
+    window.advance(10)
+    qtbot.keyRelease(window, Qt.Key.Key_X)
+    assert score(window) == 10
+    qtbot.keyPress(window, Qt.Key.Key_F2, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyPress(window, Qt.Key.Key_X)
+    window.advance(5)
+    qtbot.keyRelease(window, Qt.Key.Key_X)
+    assert score(window) == 15
+    qtbot.keyPress(window, Qt.Key.Key_F2)
+    assert score(window) == 10
+    assert "Slot 2" in window.states_panel.list.item(window.states_panel.list.count() - 1).text()
+
+
+def test_rewind_key(qtbot, demo):
+    window = make_window(qtbot, demo)
+    window.session.set_buttons(0, 1)
+    window.session.advance(40)
+    qtbot.keyPress(window, Qt.Key.Key_Backspace)
+    assert window.session.rewinding
+    window.session.rewind_frames(10)
+    qtbot.keyRelease(window, Qt.Key.Key_Backspace)
+    assert not window.session.rewinding and window.session.frame == 30
+
+
+def test_record_and_stop_a_movie(qtbot, demo, tmp_path):
+    window = make_window(qtbot, demo)
+    window.session.start_recording(tmp_path / "m.bk2")
+    window.advance(20)
+    assert "recording" in window.status.text()
+    window.stop_movie()
+    assert (tmp_path / "m.bk2").exists() and "recording" not in window.status.text()
+
+
+def test_layout_and_states_are_there_after_a_restart(qtbot, demo):
+    window = make_window(qtbot, demo)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, window.states_dock)
+    window.session.save_state("Kept")
+    window.close()
+    again = make_window(qtbot, demo)
+    assert again.dockWidgetArea(again.states_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+    names = [again.states_panel.list.item(i).text() for i in range(again.states_panel.list.count())]
+    assert any(name.startswith("Kept") for name in names)
+    again.session.states.delete("Kept")
+
+
+def test_a_corrupt_state_file_is_a_message_not_a_crash(qtbot, demo, tmp_path, monkeypatch):
+    window = make_window(qtbot, demo)
+    bad = tmp_path / "bad.state"
+    bad.write_bytes(b"not gzip")
+    shown = []
+    monkeypatch.setattr("studio.qt.main_window.QMessageBox.warning", lambda *a: shown.append(a[2]))
+    window.open_path(bad)
+    assert shown and "bad.state" in shown[0]
+    window.open_path(tmp_path / "game.unknownext")
+    assert len(shown) == 2 and "unknownext" in shown[1]
