@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--core", help="a core name or a path to a .so")
     parser.add_argument("--screenshot", metavar="PNG", help="run, save a PNG of the window, and exit")
     parser.add_argument("--frames", type=int, default=120, help="frames to run before --screenshot")
+    parser.add_argument("--no-restore-prompt", action="store_true",
+                        help="do not offer to restore a session that ended in a crash")
     return parser
 
 
@@ -48,21 +50,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from PySide6.QtWidgets import QApplication
 
-    from studio.model.session import Session
+    from PySide6.QtWidgets import QMessageBox
+
+    from studio.model.recovery import Recovery
+    from studio.model.session import Session, data_dir
     from studio.model.settings import Settings
     from studio.qt.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     settings = Settings.load()
-    rom, state = resolve_game(args.game, args.state)
+    recovery = Recovery(data_dir())
+    saved = None if (args.no_restore_prompt or args.screenshot) else recovery.crashed_session()
+    restore = saved is not None and QMessageBox.question(
+        None, "Retro Integration Studio",
+        f"The studio did not close cleanly last time.\nRestore {saved.game} at frame {saved.frame}?",
+    ) == QMessageBox.StandardButton.Yes
+    target = saved.game if restore and saved else args.game
+    rom, state = resolve_game(target, None if restore else args.state)
     try:
         session = Session(rom, state, core=args.core, rewind_seconds=settings.rewind_seconds)
+        if restore and saved:
+            recovered = recovery.load_state(saved)
+            if recovered:
+                session.emulator.set_state(recovered)
+                session.frame = saved.frame
     except EmucoreError as exc:
         print(f"retro-studio: {exc}", file=sys.stderr)
         return 2
     if args.game:
         settings.add_recent(args.game)
-    window = MainWindow(session, settings)
+    recovery.start()
+    window = MainWindow(session, settings, recovery=None if args.screenshot else recovery)
     window.show()
     if args.screenshot:
         window.timer.stop()

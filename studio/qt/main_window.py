@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QLabel, QM
 
 from studio.model.actions import ACTIONS, REWIND_KEY, SLOT_KEYS
 from studio.model.bindings import key_map
+from studio.model.recovery import Recovery
 from studio.model.session import SPEEDS, Session
 from studio.model.settings import Settings
 from studio.qt.game_view import GameView
@@ -22,10 +23,11 @@ TICK_MS = 4
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, session: Session, settings: Settings | None = None):
+    def __init__(self, session: Session, settings: Settings | None = None, recovery: Recovery | None = None):
         super().__init__()
         self.session = session
         self.settings = settings or Settings()
+        self.recovery = recovery
         self.setWindowTitle(f"Retro Integration Studio - {session.name}")
         self.setAcceptDrops(True)
         self.view = GameView(self)
@@ -58,6 +60,7 @@ class MainWindow(QMainWindow):
         self.timer.start(TICK_MS)
         self.view.show_frame(session.screen())
         self._update_status()
+        self._record_recovery(force=True)
 
     # ---- construction ----
 
@@ -102,6 +105,8 @@ class MainWindow(QMainWindow):
 
     def tick(self) -> None:
         ran = self.session.tick()
+        if ran:
+            self._record_recovery()
         self._fps_frames += ran
         now = time.perf_counter()
         if now - self._fps_since >= 0.5:
@@ -109,6 +114,14 @@ class MainWindow(QMainWindow):
             self._fps_frames = 0
             self._fps_since = now
             self._update_status()
+
+    def _record_recovery(self, force: bool = False) -> None:
+        """Keeps what is open, and a recent state of it, for a restore after a crash."""
+        if self.recovery is None:
+            return
+        if force or self.recovery.due():
+            self.recovery.record(str(self.session.folder), self.session.emulator.get_state(), self.session.frame,
+                                 force=True)
 
     def _frame_changed(self) -> None:
         self.view.show_frame(self.session.screen())
@@ -270,6 +283,7 @@ class MainWindow(QMainWindow):
         self._pressed.clear()
         self.setWindowTitle(f"Retro Integration Studio - {session.name}")
         self.settings.add_recent(str(target))
+        self._record_recovery(force=True)
         self._frame_changed()
         self._update_status()
 
@@ -309,4 +323,6 @@ class MainWindow(QMainWindow):
         self.timer.stop()
         self.save_layout()
         self.session.close()
+        if self.recovery is not None:
+            self.recovery.finish()
         super().closeEvent(event)
