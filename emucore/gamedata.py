@@ -200,7 +200,10 @@ class GameData:
         """A data.json variable is written to memory (all its bytes); any other name is a custom variable."""
         variable = self.variables.get(name)
         if variable is not None:
-            self._memory().write(variable.address, variable.type, 0 if value is None else int(value))
+            from emucore.lua import to_int64
+
+            number = 0 if value is None else value if isinstance(value, int) else to_int64(float(value))
+            self._memory().write(variable.address, variable.type, int(number))
         elif isinstance(value, bool) or value is None:
             self.custom[name] = value
         else:

@@ -1,16 +1,22 @@
 """Sandboxed scenario scripts: stable-retro's Lua interface (integration-format.md §5.5, §8).
 
 A scenario's ``scripts`` are loaded, per scope, into one Lua state; ``reward.script`` and
-``done.script`` name functions in them (``"lua:func"`` or a bare ``"func"``).
-The scripts see two globals:
+``done.script`` name functions in them (``"lua:func"`` or a bare ``"func"``). Scripts see two globals:
 
 * ``data``: ``data.<name>`` reads a custom variable or a data.json variable (an unknown name is an
-  error, never ``nil``), ``data[<number>]`` reads one byte, and ``data.<name> = v`` writes one.
+  error, never ``nil``), ``data[<number>]`` (numeric strings too) reads one byte, and
+  ``data.<name> = v`` writes one (``v`` nil, number or boolean; a number key is named by Lua's
+  ``tostring``, as ``lua_tostring`` does: ``data[7] = 1`` sets ``"7"``).
 * ``scenario``: ``scenario.frame`` and ``scenario.timestep`` (``frame // 4``); writes are ignored.
 
 The runtime is LuaJIT 2.1 (lupa's ``lupa.luajit21``), the engine stable-retro embeds, so the language
-and the numbers (all doubles) are the same; Lua 5.1 (``lupa.lua51``) is the fallback. The JIT compiler
-is switched off, so the instruction budget's count hook sees every instruction.
+and the numbers (all doubles) are the same; Lua 5.1 (``lupa.lua51``) is the fallback when lupa was
+built without LuaJIT. The JIT compiler is off, so the count hook sees every instruction: scripts
+run interpreted, which only costs speed.
+
+Numbers cross as doubles both ways: ``set_value`` gets a ``float`` (the evaluator truncates it with
+``to_int64`` for a memory write, and stores it as a float for a custom variable) and ``call`` returns
+a ``float``.
 
 Differences from stable-retro, all on purpose:
 
@@ -19,13 +25,19 @@ Differences from stable-retro, all on purpose:
   ``string.dump``; ``load``/``loadstring`` compile source text only (no bytecode) into the script's
   own globals; ``collectgarbage`` only accepts ``"collect"``, ``"count"`` and ``"step"``; ``print``
   goes to a handler (default: this module's logger). ``io``, ``os``, ``debug``, ``jit``, ``bit``,
-  ``ffi`` and lupa's ``python`` module are unreachable (stable-retro lacks most of them too).
-* Limits: an instruction budget per script load and per call, a memory cap per state, Lua's own
-  stack limit for recursion, and a worst-case cost cap on string pattern matching (``find``,
-  ``match``, ``gmatch``, ``gsub``), which runs in C where no instruction is counted.
+  ``ffi`` and lupa's ``python`` module are unreachable (stable-retro lacks most of them too), and no
+  Python object is reachable at all. The metatables of ``data`` and ``scenario`` are hidden.
+* Limits, per script load and per call: an instruction budget (a count hook that, once the budget
+  is spent, fails at every instruction so that ``pcall`` cannot swallow it; an ``xpcall`` handler is
+  then skipped); a CPU-time net for work done inside C functions, where no instruction is counted;
+  a memory cap per state; Lua's stack limit; a cap on how deep C functions that call back into Lua
+  nest (LuaJIT does not count C levels, and nested ``gsub`` callbacks would overflow the C stack and
+  kill the process); and a worst-case cost cap on string pattern matching.
 * A file that fails to load is recorded in ``LuaScripts.load_errors`` (stable-retro ignores it).
-* Error messages carry the file and line (``"script.lua:12: Out of bounds access"``); an unknown
-  variable says so instead of stable-retro's ``"C++ exception"``.
+* Error messages carry the file and line (``"script.lua:12: Out of bounds access"``). An unknown
+  variable says so instead of stable-retro's ``"C++ exception"``; a missing function says
+  ``"function 'f' is not defined"``.
+* Every scope runs Lua (stable-retro only registers ``lua``).
 """
 
 from __future__ import annotations
@@ -127,7 +139,8 @@ def to_reward(value: object) -> float:
     if isinstance(value, (bool, np.bool_)):
         return 1.0 if value else 0.0
     if isinstance(value, (int, float, np.integer, np.floating)):
-        return float(np.float32(value))
+        with np.errstate(over="ignore"):
+            return float(np.float32(value))  # beyond float32: +-inf, as the C++ cast gives
     return 0.0
 
 
@@ -146,7 +159,7 @@ def to_int64(value: float) -> int:
     NaN and values outside the int64 range give ``-2**63`` (what x86-64 produces for that cast).
     """
     if isinstance(value, int):
-        return value if -_INT64_RANGE <= value < _INT64_RANGE else _INT64_MIN
+        return int(value) if -_INT64_RANGE <= value < _INT64_RANGE else _INT64_MIN
     if math.isnan(value) or not -_INT64_RANGE <= value < _INT64_RANGE:
         return _INT64_MIN
     return int(value)
@@ -160,8 +173,11 @@ class DataAccess(Protocol):
         ...
 
     def set_value(self, name: str, value: int | float | bool | None) -> None:
-        """Write a data.json variable to memory (the caller truncates numbers, see ``to_int64``),
-        else create or update a custom variable (numbers are stored as floats)."""
+        """Write a data.json variable to memory, else create or update a custom variable.
+
+        Numbers arrive as ``float`` (Lua numbers are doubles). stable-retro truncates them toward
+        zero for a memory write (``to_int64``) and stores them as floats in a custom variable.
+        """
         ...
 
     def read_byte(self, address: int) -> int:
@@ -187,7 +203,7 @@ local collectgarbage, load, loadstring, setfenv = collectgarbage, load, loadstri
 local concat = table.concat
 local sbyte, ssub, sfind, smatch, sgmatch, sgsub = string.byte, string.sub, string.find, string.match,
                                                    string.gmatch, string.gsub
-local resume = coroutine.resume
+local create, resume = coroutine.create, coroutine.resume
 local clock = os.clock
 local sethook, getinfo = debug.sethook, debug.getinfo
 local is_luajit = jit ~= nil
@@ -199,38 +215,68 @@ if is_luajit then
 end
 
 -- budget: instructions (count hook) and, as a net for work done inside C functions, CPU time --
-local budget = { remaining = 0, deadline = 0, tripped = false, reason = "" }
+local budget = { remaining = 0, deadline = 0, tripped = false, pending = false, reason = "" }
 local hook
 
-local function trip(reason, level)
-  local where = getinfo(level + 1, "Sl")
-  if where and where.currentline and where.currentline > 0 then
-    reason = where.short_src .. ":" .. where.currentline .. ": " .. reason
+local function where()
+  -- "file:line: " of the innermost frame of a script (not of this file, not a C function)
+  local level = 2
+  while true do
+    local info = getinfo(level, "Sl")
+    if not info then return "" end
+    if info.what ~= "C" and info.source ~= "=emucore.lua" and info.currentline > 0 then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+    level = level + 1
   end
-  budget.tripped = true
+end
+
+local function join(a, b) return a .. b end
+
+-- Spending the budget allocates nothing and raises nothing here: it switches the hook to fire at
+-- every instruction, and the hook raises the error from then on, in every frame and coroutine,
+-- so that pcall loops cannot swallow it (nor a memory error keep it from being recorded).
+local function trip(reason)
+  if budget.tripped then return end
+  -- the hook may fire between these statements: it must find the reason before the flag
   budget.reason = reason
-  -- from now on fail at every instruction (with the same message), so pcall loops cannot
-  -- swallow the error
+  budget.pending = true
+  budget.tripped = true
   sethook(hook, "", 1)
-  error(reason, 0)
 end
 
 hook = function()
-  if budget.tripped then error(budget.reason, 0) end
-  local left = budget.remaining - grain
-  budget.remaining = left
-  if left < 0 then trip("instruction limit exceeded", 2) end
-  if clock() > budget.deadline then trip("time limit exceeded", 2) end
+  if not budget.tripped then
+    local left = budget.remaining - grain
+    budget.remaining = left
+    if left < 0 then
+      trip("instruction limit exceeded")
+    elseif clock() > budget.deadline then
+      trip("time limit exceeded")
+    else
+      return
+    end
+  end
+  sethook(hook, "", 1)  -- this thread too (Lua 5.1 keeps a hook per coroutine)
+  if budget.pending then
+    budget.pending = false
+    local ok, at = pcall(where)
+    if ok then
+      local joined, message = pcall(join, at, budget.reason)
+      if joined then budget.reason = message end
+    end
+  end
+  error(budget.reason, 0)
 end
 
 local function charge(instructions)
   local left = budget.remaining - instructions
   budget.remaining = left
-  if left < 0 then trip("instruction limit exceeded", 3) end
+  if left < 0 then trip("instruction limit exceeded") end
 end
 
 local function check_time(...)
-  if clock() > budget.deadline then trip("time limit exceeded", 3) end
+  if clock() > budget.deadline then trip("time limit exceeded") end
   return ...
 end
 
@@ -241,6 +287,7 @@ local function arm(limit, seconds)
   budget.remaining = limit
   budget.deadline = clock() + seconds
   budget.tripped = false
+  budget.pending = false
   sethook(hook, "", grain)
 end
 
@@ -273,8 +320,6 @@ local function copy(t)
   return c
 end
 
--- C functions whose work grows with their input run unseen by the count hook: check the clock
--- after each call
 -- C functions that call back into Lua nest on the C stack (gsub takes ~9 KB a level and LuaJIT
 -- does not count C levels: deep nesting crashes the process), so their nesting is capped
 nesting = 0
@@ -302,6 +347,7 @@ local function finish(name, nests, ok, ...)
 end
 
 -- The count hook does not see the work a C function does: check the clock after each call.
+-- The call runs under pcall, so an error cannot skip the nesting count down.
 local function wrap(name, f, nests)
   if type(f) ~= "function" then return f end
   if nests then
@@ -366,7 +412,13 @@ end
 string.dump = nil
 local reentrant = { gsub = true, format = true, sort = true, foreach = true, foreachi = true }
 for name, f in pairs(string) do string[name] = wrap(name, f, reentrant[name]) end
-local find, match, gsub = string.find, string.match, string.gsub
+local find, match, gsub, rep = string.find, string.match, string.gsub, string.rep
+string.rep = function(...)
+  -- Lua 5.1 loops n times even for an empty string, unseen by the count hook
+  local s, n, sep = ...
+  if s == "" and (sep == nil or sep == "") and type(n) == "number" then return "" end
+  return rep(...)
+end
 local gmatch_iter = wrap("gmatch", function(iterate) return iterate() end)
 string.find = function(s, p, init, plain)
   if not plain then guard(s, p) end
@@ -392,7 +444,7 @@ for name, f in pairs(env.table) do env.table[name] = wrap(name, f, reentrant[nam
 env.math = copy(math)
 env.coroutine = copy(coroutine)
 
--- an error skips the leave() of the wrappers it unwinds: whoever catches it restores the nesting.
+-- Whoever catches an error restores the nesting (defensive: the wrappers count down themselves).
 -- Catching a stack overflow costs a stack reallocation, much C work for few instructions: charge it.
 local function after_catch(depth, ok, ...)
   nesting = depth
@@ -418,6 +470,26 @@ end
 
 env.coroutine.resume = function(...)
   return after_catch(nesting, resume(...))
+end
+
+if not is_luajit then
+  -- Lua 5.1 keeps a Lua hook per thread: give every new coroutine the budget's hook (LuaJIT's
+  -- hook is global)
+  local sandbox_resume = env.coroutine.resume
+  local function hooked_create(f)
+    local co = create(f)
+    sethook(co, hook, "", budget.tripped and 1 or grain)
+    return co
+  end
+  local function rethrow(ok, ...)
+    if not ok then error((...), 0) end
+    return ...
+  end
+  env.coroutine.create = hooked_create
+  env.coroutine.wrap = function(f)
+    local co = hooked_create(f)
+    return function(...) return rethrow(sandbox_resume(co, ...)) end
+  end
 end
 
 env.print = function(...)
@@ -497,10 +569,12 @@ env.data = setmetatable({}, {
 env.scenario = setmetatable({}, {
   __metatable = false,
   __index = function(_, key)
-    if key == "frame" or key == "timestep" then
-      return py_scenario(key)
+    if key ~= "frame" and key ~= "timestep" then
+      error("Unknown scenario property", 2)
     end
-    error("Unknown scenario property", 2)
+    local ok, value = py_scenario(key)
+    if not ok then error(value, 2) end
+    return value
   end,
   __newindex = function() end,
 })
@@ -540,7 +614,8 @@ local function call(name, limit, seconds)
   return true, result
 end
 
-local function functions()
+local function functions(limit, seconds)
+  arm(limit, seconds)
   local names = {}
   for name, value in pairs(env) do
     if type(name) == "string" and type(value) == "function" and not builtins[name] then
@@ -568,6 +643,12 @@ return err
 """
 
 
+class _Limits(NamedTuple):
+    instructions: int
+    seconds: float
+    memory: int
+
+
 def _deny_attributes(obj: object, name: Any, is_setting: bool) -> Any:
     raise AttributeError("Python attributes are not accessible from Lua scripts")
 
@@ -592,11 +673,21 @@ def _text(value: object) -> str:
 def _error_message(exc: BaseException) -> str:
     """Lua's message from a lupa exception, without lupa's traceback."""
     if isinstance(exc, (MemoryError, getattr(_lupa, "LuaMemoryError", MemoryError))):
-        return "not enough memory (the script exceeded its memory limit)"
+        return "not enough memory"
     message = _text(exc.args[0]) if exc.args else ""
     message = message.split("\nstack traceback:", 1)[0]
     if not message:
-        message = "error object is not a string"
+        message = "(error object is not a string)"
+    return message
+
+
+def _explain(message: str, limits: _Limits) -> str:
+    if message.endswith("not enough memory"):
+        return f"{message} (limit: {limits.memory} bytes per script scope)"
+    if message.endswith("instruction limit exceeded"):
+        return f"{message} (limit: {limits.instructions} instructions)"
+    if message.endswith("time limit exceeded"):
+        return f"{message} (limit: {limits.seconds:g} s of CPU time)"
     return message
 
 
@@ -614,12 +705,6 @@ def _lua_value(value: object, name: str) -> tuple[bool, object]:
     if isinstance(value, (int, float, np.integer, np.floating)):
         return True, float(value)  # Lua numbers are doubles
     return False, f'variable "{name}" has a value Lua cannot hold ({type(value).__name__})'.encode()
-
-
-class _Limits(NamedTuple):
-    instructions: int
-    seconds: float
-    memory: int
 
 
 class _Scope:
@@ -689,12 +774,12 @@ class _Scope:
             return False, f"reading address {address:#x}: {_describe(exc)}".encode()
         return _lua_value(value, f"{address:#x}")
 
-    def _scenario(self, key: bytes) -> float:
+    def _scenario(self, key: bytes) -> tuple[bool, object]:
         try:
             frame = int(self._data.frame)
-        except Exception:
-            frame = 0
-        return float(frame // 4 if key == b"timestep" else frame)
+        except Exception as exc:
+            return False, f"reading scenario.frame: {_describe(exc)}".encode()
+        return True, float(frame // 4 if key == b"timestep" else frame)
 
     def _emit(self, text: bytes) -> None:
         try:
@@ -718,11 +803,11 @@ class _Scope:
                 source.encode("utf-8"), chunkname, self._limits.instructions, self._limits.seconds
             )
         except Exception as exc:
-            return LuaError(_error_message(exc), action="load")
+            return LuaError(_explain(_error_message(exc), self._limits), action="load")
         finally:
             self._stop_hook()
         if not ok:
-            return LuaError(_text(message), action="load")
+            return LuaError(_explain(_text(message), self._limits), action="load")
         return None
 
     def call(self, function: str) -> object:
@@ -730,11 +815,11 @@ class _Scope:
         try:
             ok, result = self._call(function.encode("utf-8"), self._limits.instructions, self._limits.seconds)
         except Exception as exc:  # the budget tripped after the script returned, or lupa failed
-            raise LuaError(_error_message(exc)) from None
+            raise LuaError(_explain(_error_message(exc), self._limits)) from None
         finally:
             self._stop_hook()
         if not ok:
-            raise LuaError(_text(result))
+            raise LuaError(_explain(_text(result), self._limits))
         if isinstance(result, bool):
             return result
         if isinstance(result, (int, float)):
@@ -744,7 +829,7 @@ class _Scope:
     def functions(self) -> list[str]:
         """The global functions the scripts defined."""
         try:
-            names = self._functions()
+            names = self._functions(self._limits.instructions, self._limits.seconds)
         except Exception:
             return []
         finally:
@@ -764,7 +849,8 @@ class LuaScripts:
 
     Args:
         scripts: ``(file name, source)`` pairs in load order. The scope of a file is the text after
-            the last ``.`` of its name (``script.lua`` -> ``lua``); only ``lua`` exists.
+            the last ``.`` of its name (``script.lua`` -> ``lua``). Every scope runs Lua (stable-retro
+            only knows ``lua``); files of one scope share one state and its globals.
         data: what ``data`` and ``scenario`` reach.
         instruction_limit: Lua VM instructions allowed per script load and per call.
         time_limit: CPU seconds allowed per script load and per call (a net for C-side work).
@@ -800,19 +886,14 @@ class LuaScripts:
     def reload(self) -> None:
         """Discard every state, create fresh ones and run every script's top level in order.
 
-        A file that fails (syntax error, runtime error, unsupported scope) is recorded in
-        ``load_errors`` and the others still load.
+        A file that fails (syntax error, runtime error, broken limit) is recorded in ``load_errors``
+        and the others still load; what its top level defined before failing stays defined.
         """
         self._scopes = {}
         self.load_errors = []
         self._loaded = True
         for file_name, source in self.scripts:
             scope_name = file_name.rsplit(".", 1)[-1]
-            if scope_name != "lua":
-                self.load_errors.append(
-                    LuaError(f"{file_name}: no script engine for scope '{scope_name}' (only 'lua')", action="load")
-                )
-                continue
             scope = self._scopes.get(scope_name)
             if scope is None:
                 try:
