@@ -7,11 +7,12 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from studio.qt.images import write_rgb
+
 
 class GameView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self._frame: np.ndarray | None = None
         self._image: QImage | None = None
         self.aspect_ratio = 4 / 3
         self.integer_scaling = True  # else: fit the window, keeping the aspect ratio
@@ -20,9 +21,11 @@ class GameView(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     def show_frame(self, frame: np.ndarray) -> None:
-        self._frame = np.ascontiguousarray(frame)
-        h, w, _ = self._frame.shape
-        self._image = QImage(self._frame.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+        """Shows the newest frame; the QImage is reused while the size stays the same."""
+        h, w, _ = frame.shape
+        if self._image is None or self._image.width() != w or self._image.height() != h:
+            self._image = QImage(w, h, QImage.Format.Format_RGB888)
+        write_rgb(self._image, frame)
         self.update()
 
     def sizeHint(self) -> QSize:

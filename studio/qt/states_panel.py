@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QIcon, QImage, QPixmap
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
     QInputDialog,
@@ -20,12 +20,11 @@ from PySide6.QtWidgets import (
 
 from studio.model.session import Session
 from studio.model.states import SLOTS, StateInfo
+from studio.qt.images import qimage_from_rgb
 
 
 def pixmap_of(image: np.ndarray) -> QPixmap:
-    image = np.ascontiguousarray(image)
-    h, w, _ = image.shape
-    return QPixmap.fromImage(QImage(image.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy())
+    return QPixmap.fromImage(qimage_from_rgb(image))
 
 
 def describe(info: StateInfo) -> str:
