@@ -48,9 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from PySide6.QtWidgets import QApplication
-
-    from PySide6.QtWidgets import QMessageBox
+    from PySide6.QtWidgets import QApplication, QMessageBox
 
     from studio.model.recovery import Recovery
     from studio.model.session import Session, data_dir

@@ -6,11 +6,12 @@ chunks, resamples them to the output device's rate by linear interpolation, keep
 state from one chunk to the next so chunk boundaries are seamless, and hands out interleaved 16-bit
 stereo bytes for a sound device to play.
 
-It never lets sound pile up: the audio ahead of the speaker (what the buffer holds plus what the
-device says it still has queued) is kept under ``max_latency`` by dropping the oldest sound, which is
-what happens while the game runs faster than real time. After the device has run dry (start, pause,
-a stall) the buffer waits until ``prebuffer`` seconds are queued before it hands out sound again, so
-playback restarts with some slack instead of stuttering on every frame.
+It never lets sound pile up. The queue holds at most ``max_latency`` seconds; beyond that the oldest
+sound is dropped, which is what happens while the game runs faster than real time. Sound that keeps
+waiting behind a full device read after read (the backlog a fast-forward leaves, since afterwards the
+game makes sound exactly as fast as the device plays it) is dropped too. After the device has run dry
+(start, pause, a stall) the buffer waits until ``prebuffer`` seconds are queued before it hands out
+sound again, so playback restarts with some slack instead of stuttering on every frame.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from collections.abc import Iterable
 import numpy as np
 
 BYTES_PER_FRAME = 4  # two int16 samples
+BACKLOG_WINDOW = 0.5  # seconds of playback over which sound stuck behind a full device is judged
+BACKLOG_SLACK = 0.02  # seconds of such backlog tolerated
 
 
 class AudioBuffer:
@@ -30,7 +33,7 @@ class AudioBuffer:
     Args:
         source_rate: The core's sample rate in Hz; may be fractional (32040.5).
         target_rate: The device's sample rate in Hz.
-        max_latency: Seconds of sound allowed ahead of the speaker; older sound is dropped beyond it.
+        max_latency: Seconds of sound the queue may hold; older sound is dropped beyond it.
         prebuffer: Seconds to gather before handing out sound again once the device ran dry.
     """
 
@@ -54,6 +57,11 @@ class AudioBuffer:
         self._chunks: deque[np.ndarray] = deque()
         self._head = 0
         self._frames = 0
+        # Backlog watch: the least queued after any read, over a window of sound handed out.
+        self._backlog_window = round(BACKLOG_WINDOW * self.target_rate)
+        self._backlog_slack = round(BACKLOG_SLACK * self.target_rate)
+        self._backlog_low = self.max_frames + 1
+        self._backlog_clock = 0
 
     # ---- settings ----
 
@@ -136,39 +144,47 @@ class AudioBuffer:
 
     # ---- out ----
 
-    def read(self, max_frames: int, device_queued: int | None = None) -> bytes:
+    def read(self, max_frames: int, *, starved: bool = False) -> bytes:
         """Takes up to ``max_frames`` frames off the queue as interleaved little-endian int16 bytes.
 
         Args:
-            max_frames: How many frames the device can take now.
-            device_queued: How many frames the device still has to play, if known. Sound beyond
-                ``max_latency`` ahead of the speaker is dropped (oldest first), no more is handed out
-                than keeps the total within it, and when the device has run dry (0) nothing is handed
-                out until ``prebuffer`` has been gathered.
+            max_frames: How many frames the device has room for now.
+            starved: Whether the device has run dry (or not started). Then nothing is handed out
+                until ``prebuffer`` seconds are queued, so playback restarts with some slack.
 
         Returns:
             ``4 * n`` bytes for some ``n <= max_frames``, possibly none. Muted or at volume 0 the
             frames are still consumed, as silence.
         """
-        room = max(0, int(max_frames))
-        if device_queued is not None:
-            device_queued = max(0, int(device_queued))
-            excess = device_queued + self._frames - self.max_frames
-            if excess > 0:
-                self._drop(min(excess, self._frames))
-            room = min(room, max(0, self.max_frames - device_queued))
-            if device_queued == 0 and self._frames < self.prebuffer_frames:
-                return b""
-        n = min(room, self._frames)
-        if n == 0:
+        if starved and self._frames < self.prebuffer_frames:
             return b""
-        out = self._take(n)
+        n = min(max(0, int(max_frames)), self._frames)
+        out = self._take(n) if n else None
+        self._watch_backlog(n)
+        if out is None:
+            return b""
         gain = 0.0 if self.muted else self._volume
         if gain <= 0.0:
             return bytes(n * BYTES_PER_FRAME)
         if gain < 1.0:
             out = (out * np.float32(gain)).astype(np.int16)
         return out.astype("<i2", copy=False).tobytes()
+
+    def _watch_backlog(self, handed_out: int) -> None:
+        """Drops sound that has waited behind a full device for a whole window.
+
+        While the device has room, every read empties the queue. What stays queued read after read
+        is latency that would otherwise never go away once built up (after fast-forward the game
+        makes sound exactly as fast as the device plays it), so it is dropped.
+        """
+        self._backlog_low = min(self._backlog_low, self._frames)
+        self._backlog_clock += handed_out
+        if self._backlog_clock < self._backlog_window:
+            return
+        if self._backlog_low > self._backlog_slack:
+            self._drop(self._backlog_low)
+        self._backlog_low = self._frames
+        self._backlog_clock = 0
 
     def clear(self) -> None:
         """Forgets queued sound (not the resampler's place, so the next chunk still joins smoothly)."""

@@ -17,7 +17,7 @@ def bindings_for(system: System, settings: Settings) -> list[dict[str, str]]:
             for button, key in zip(system.buttons, system.keybinds):
                 if button and key:
                     keys[button] = key
-        keys.update(settings.bindings.get(system.name, {}).get(str(player + 1), {}))
+        keys.update(settings.bindings.get(system.name, {}).get(str(player + 1), {}))  # "" unbinds
         players.append({button: key for button, key in keys.items() if key})
     return players
 

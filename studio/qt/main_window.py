@@ -288,9 +288,12 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def show_controls(self) -> None:
-        lines = [f"{button}: {key}" for button, key in zip(self.session.system.buttons, self.session.system.keybinds)
-                 if button and key]
-        QMessageBox.information(self, "Controls", "\n".join(lines))
+        from studio.qt.controls_dialog import ControlsDialog
+
+        if ControlsDialog(self.session.system, self.settings, self).exec():
+            self.keys = key_map(self.session.system, self.settings)
+            self._pressed.clear()
+            self._apply_keys()
 
     def show_shortcuts(self) -> None:
         rows = [f"{spec.shortcut or '-'}\t{spec.title.replace('&', '')}" for spec in ACTIONS]

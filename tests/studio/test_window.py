@@ -86,3 +86,22 @@ def test_a_corrupt_state_file_is_a_message_not_a_crash(qtbot, demo, tmp_path, mo
     assert shown and "bad.state" in shown[0]
     window.open_path(tmp_path / "game.unknownext")
     assert len(shown) == 2 and "unknownext" in shown[1]
+
+
+def test_controls_dialog_rebinds_per_player(qtbot, demo):
+    from studio.qt.controls_dialog import ControlsDialog
+
+    window = make_window(qtbot, demo)
+    dialog = ControlsDialog(window.session.system, window.settings, window)
+    qtbot.addWidget(dialog)
+    b_row = dialog.buttons.index("B")
+    dialog.table.setCurrentCell(b_row, 1)  # player 2's B
+    qtbot.keyPress(dialog.table, Qt.Key.Key_K)
+    dialog.table.setCurrentCell(b_row, 0)  # player 1's B moves from X to J
+    qtbot.keyPress(dialog.table, Qt.Key.Key_J)
+    dialog.accept()
+    from studio.model.bindings import key_map
+
+    keys = key_map(window.session.system, window.settings)
+    assert keys["K"] == (1, 1) and keys["J"] == (0, 1) and "X" not in keys
+    assert Settings.load().bindings["Genesis"]["2"]["B"] == "K"
