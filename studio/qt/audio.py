@@ -63,9 +63,10 @@ class AudioOutput:
         self._max_latency = max_latency
         self._volume = 1.0
         self._muted = False
-        self._sink = None
-        self._io = None
-        self._devices = None
+        self._sink: QAudioSink | None = None
+        self._io: QIODevice | None = None
+        self._devices: QMediaDevices | None = None
+        self._device_id: object = b""
         self.buffer = AudioBuffer(session_rate, self.device_rate, max_latency=max_latency, prebuffer=PREBUFFER)
         if _MULTIMEDIA_MISSING is not None:
             _say_once(f"Sound is off: {_MULTIMEDIA_MISSING}.")
@@ -166,6 +167,7 @@ class AudioOutput:
             self._rebuild_buffer(fmt.sampleRate())
         self.device_rate = fmt.sampleRate()
         self._sink, self._io = sink, io
+        self._device_id = device.id()
         self.available = True
         log.info("sound: %s at %d Hz (core %.1f Hz)", device.description(), self.device_rate,
                  self.buffer.source_rate)
@@ -180,6 +182,8 @@ class AudioOutput:
         """The system's outputs changed (headphones, a USB device): move to the current default."""
         if self._devices is None:
             return
+        if self.available and QMediaDevices.defaultAudioOutput().id() == self._device_id:
+            return  # some other device came or went; ours is still the default
         self._close_sink()
         try:
             self._open()

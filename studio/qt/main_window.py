@@ -12,9 +12,11 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QLabel, QM
 
 from studio.model.actions import ACTIONS, REWIND_KEY, SLOT_KEYS
 from studio.model.bindings import key_map
+from studio.model.gamepad import GamepadPoller
 from studio.model.recovery import Recovery
 from studio.model.session import SPEEDS, Session
 from studio.model.settings import Settings
+from studio.qt.audio import AudioOutput
 from studio.qt.game_view import GameView
 from studio.qt.keys import key_name
 from studio.qt.states_panel import StatesPanel
@@ -45,6 +47,11 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.keys = key_map(session.system, self.settings)
         self._pressed: set[str] = set()
+        self._keyboard_masks = [0, 0]
+        self.audio = AudioOutput(session.emulator.get_audio_rate())
+        self.audio.set_volume(self.settings.volume)
+        self.audio.set_muted(self.settings.muted)
+        self.pads = GamepadPoller()
         self._fps_frames = 0
         self._fps_since = time.perf_counter()
         self._fps = 0.0
@@ -104,7 +111,13 @@ class MainWindow(QMainWindow):
     # ---- the frame ticker ----
 
     def tick(self) -> None:
-        ran = self.session.tick()
+        session = self.session
+        if self.pads.available:
+            for player, mask in enumerate(self.pads.poll()):
+                session.set_buttons(player, mask | self._keyboard_masks[player])
+        ran = session.tick()
+        self.audio.feed(session.audio)  # every tick, so the device never runs dry between frames
+        session.audio.clear()
         if ran:
             self._record_recovery()
         self._fps_frames += ran
@@ -172,6 +185,7 @@ class MainWindow(QMainWindow):
         for name in self._pressed:
             player, bit = self.keys[name]
             masks[player] |= bit
+        self._keyboard_masks = masks
         for player, mask in enumerate(masks):
             self.session.set_buttons(player, mask)
 
@@ -251,6 +265,7 @@ class MainWindow(QMainWindow):
 
     def toggle_mute(self) -> None:
         self.settings.muted = self.actions["mute"].isChecked()
+        self.audio.set_muted(self.settings.muted)
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a ROM, state or movie")
@@ -279,6 +294,7 @@ class MainWindow(QMainWindow):
         session.on("paused", self._update_status)
         session.on("movie", self._update_status)
         self.states_panel.set_session(session)
+        self.audio.set_session_rate(session.emulator.get_audio_rate())
         self.keys = key_map(session.system, self.settings)
         self._pressed.clear()
         self.setWindowTitle(f"Retro Integration Studio - {session.name}")
@@ -328,4 +344,6 @@ class MainWindow(QMainWindow):
         self.session.close()
         if self.recovery is not None:
             self.recovery.finish()
+        self.audio.close()
+        self.pads.close()
         super().closeEvent(event)
