@@ -19,11 +19,12 @@ class ActionSpec:
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("open_rom", "&File", "&Open ROM or integration...", "Ctrl+O", "open_dialog"),
+    ActionSpec("open_rom", "&File", "&Open ROM, state or movie...", "Ctrl+O", "open_dialog"),
+    ActionSpec("open_game", "&File", "Open from the &game list...", "Ctrl+G", "open_game_list"),
     ActionSpec("quit", "&File", "&Quit", "Ctrl+Q", "close"),
     ActionSpec("pause", "&Emulation", "&Pause", "P", "toggle_pause", checkable=True),
     ActionSpec("advance", "&Emulation", "&Frame advance", "F", "advance_one"),
-    ActionSpec("advance_n", "&Emulation", "Advance &10 frames", "Shift+F", "advance_ten"),
+    ActionSpec("advance_n", "&Emulation", "Advance &N frames...", "Shift+F", "advance_n"),
     ActionSpec("slower", "&Emulation", "&Slower", "-", "slower"),
     ActionSpec("faster", "&Emulation", "F&aster", "=", "faster"),
     ActionSpec("normal_speed", "&Emulation", "&Normal speed", "0", "normal_speed"),

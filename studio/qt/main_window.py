@@ -48,6 +48,7 @@ class MainWindow(QMainWindow):
         self.keys = key_map(session.system, self.settings)
         self._pressed: set[str] = set()
         self._keyboard_masks = [0, 0]
+        self._advance_count = 10
         self.audio = AudioOutput(session.emulator.get_audio_rate())
         self.audio.set_volume(self.settings.volume)
         self.audio.set_muted(self.settings.muted)
@@ -91,6 +92,9 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
             self.actions[spec.id] = action
         menus["&View"].addAction(self.states_dock.toggleViewAction())
+        self.recent_menu = menus["&File"].addMenu("Open &recent")
+        menus["&File"].insertMenu(self.actions["quit"], self.recent_menu)
+        self._build_recent_menu()
         self.actions["integer_scaling"].setChecked(self.settings.integer_scaling)
         self.actions["mute"].setChecked(self.settings.muted)
 
@@ -197,8 +201,11 @@ class MainWindow(QMainWindow):
     def advance_one(self) -> None:
         self.advance(1)
 
-    def advance_ten(self) -> None:
-        self.advance(10)
+    def advance_n(self) -> None:
+        frames, ok = QInputDialog.getInt(self, "Frame advance", "Frames:", self._advance_count, 1, 100000)
+        if ok:
+            self._advance_count = frames
+            self.advance(frames)
 
     def advance(self, frames: int) -> None:
         self.session.set_paused(True)
@@ -272,6 +279,21 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(Path(path))
 
+    def open_game_list(self) -> None:
+        from studio.qt.game_list import GameListDialog
+
+        dialog = GameListDialog(self)
+        if dialog.exec() and dialog.chosen is not None:
+            self._guard(lambda: self.open_game(dialog.chosen))
+
+    def _build_recent_menu(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        for target in self.settings.recent:
+            action = menu.addAction(target)
+            action.triggered.connect(lambda _=False, t=target: self._guard(lambda: self.open_game(Path(t))))
+        menu.setEnabled(bool(self.settings.recent))
+
     def open_path(self, path: Path) -> None:
         """A .state loads into the running game, a .bk2 plays, a ROM or folder opens a new game."""
         suffix = path.suffix.lower()
@@ -299,6 +321,7 @@ class MainWindow(QMainWindow):
         self._pressed.clear()
         self.setWindowTitle(f"Retro Integration Studio - {session.name}")
         self.settings.add_recent(str(target))
+        self._build_recent_menu()
         self._record_recovery(force=True)
         self._frame_changed()
         self._update_status()

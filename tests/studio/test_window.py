@@ -105,3 +105,27 @@ def test_controls_dialog_rebinds_per_player(qtbot, demo):
     keys = key_map(window.session.system, window.settings)
     assert keys["K"] == (1, 1) and keys["J"] == (0, 1) and "X" not in keys
     assert Settings.load().bindings["Genesis"]["2"]["B"] == "K"
+
+
+def test_game_list_shows_which_games_have_a_rom(qtbot):
+    from studio.qt.game_list import GameListDialog
+
+    dialog = GameListDialog()
+    qtbot.addWidget(dialog)
+    dialog.search.setText("studiodemo")
+    rows = {dialog.proxy.index(r, 0).data(): dialog.proxy.index(r, 2).data() for r in range(dialog.proxy.rowCount())}
+    assert rows == {"StudioDemo-Genesis": "yes", "StudioDemo-Nes": "yes"}
+    dialog.table.selectRow(0)
+    dialog.accept()
+    assert dialog.chosen is not None and dialog.chosen.name.startswith("StudioDemo")
+
+
+def test_opening_another_game_replaces_the_session(qtbot, demo):
+    from tests.conftest import ROOT
+
+    window = make_window(qtbot, demo)
+    window.open_game(ROOT / "integrations" / "StudioDemo-Nes")
+    assert window.session.system.name == "Nes" and "StudioDemo-Nes" in window.windowTitle()
+    assert window.recent_menu.actions()[0].text().endswith("StudioDemo-Nes")
+    window.advance(3)
+    assert window.session.frame == 3
