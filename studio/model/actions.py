@@ -33,6 +33,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("save_named", "&States", "&Save state as...", "Ctrl+S", "save_named_state"),
     ActionSpec("record", "&Movie", "&Record from the current state", "Ctrl+M", "record_movie"),
     ActionSpec("record_power_on", "&Movie", "Record from &power-on", "Ctrl+Shift+M", "record_movie_power_on"),
+    ActionSpec("record_episodes", "&Movie", "Record &episodes (one movie each)...", "", "record_episodes"),
     ActionSpec("stop_movie", "&Movie", "&Stop", "Ctrl+.", "stop_movie"),
     ActionSpec("play_movie", "&Movie", "&Play a movie...", "Ctrl+P", "play_movie_dialog"),
     ActionSpec("integer_scaling", "&View", "&Integer scaling", "Ctrl+I", "toggle_integer_scaling", checkable=True),

@@ -85,6 +85,7 @@ class Session:
         self.audio: deque[np.ndarray] = deque(maxlen=AUDIO_QUEUE_FRAMES)
         self.recorder = None
         self.player = None  # a Movie being played back (read-only)
+        self.episodes: dict | None = None  # episode recording: folder, players, next index, game data
         self.listeners: dict[str, list[Callable[[], None]]] = {"frame": [], "paused": [], "movie": []}
 
     # ---- observers ----
@@ -147,6 +148,8 @@ class Session:
             emulator.step()
             self.frame += 1
             self.audio.append(emulator.get_audio())
+            if self.episodes is not None and self._episode_done():
+                self._next_episode()
             if self.frame % REWIND_EVERY == 0:
                 self.rewind.push(self.frame, emulator.get_state())
         self._emit("frame")
@@ -193,7 +196,13 @@ class Session:
         self._emit("paused")
 
     def reset_to_start(self) -> None:
-        """Back to the state the game was opened with."""
+        """Back to the state the game was opened with (a new episode when recording episodes)."""
+        if self.episodes is not None:
+            self._next_episode()
+            return
+        self._reset_to_start()
+
+    def _reset_to_start(self) -> None:
         self.emulator.set_state(self.start_state)
         self.frame = 0
         self.rewind.clear()
@@ -254,7 +263,59 @@ class Session:
         self.rewind.clear()
         self._emit("movie")
 
+    # ---- episode recording: one movie per episode, from the loaded state ----
+
+    def start_episode_recording(self, folder: str | os.PathLike[str], players: int = 1) -> None:
+        """Records one .bk2 per episode (named as stable-retro names them); an episode ends when
+        the scenario's done fires or on reset, and the next starts from the loaded state."""
+        self.episodes = {"folder": Path(folder), "players": players, "index": 0, "data": self._scenario_data()}
+        self._reset_to_start()
+        self._start_episode()
+
+    def _start_episode(self) -> None:
+        episodes = self.episodes
+        assert episodes is not None
+        state = self.state_name or "power-on"
+        path = episodes["folder"] / f"{self.name}-{state}-{episodes['index']:06d}.bk2"
+        episodes["index"] += 1
+        self.start_recording(path, players=episodes["players"])
+        data = episodes["data"]
+        if data is not None:
+            data.reset()
+            data.update_ram()
+
+    def _episode_done(self) -> bool:
+        data = self.episodes["data"] if self.episodes else None
+        if data is None:
+            return False
+        data.update_ram()
+        return data.is_done()
+
+    def _next_episode(self) -> None:
+        episodes, self.episodes = self.episodes, None
+        self.stop_recording()
+        self._reset_to_start()
+        self.episodes = episodes
+        self._start_episode()
+
+    def _scenario_data(self):
+        """The integration's variables and scenario, evaluated as the env does (None without them)."""
+        from emucore.actions import ActionGroups
+        from emucore.gamedata import GameData
+        from emucore.integration import parse_data_json, parse_scenario_json
+        from emucore.scenario import Scenario
+
+        data_path, scenario_path = self.folder / "data.json", self.folder / "scenario.json"
+        if not scenario_path.exists():
+            return None
+        variables = parse_data_json(data_path.read_text("utf-8"), data_path) if data_path.exists() else {}
+        scenario = Scenario.parse(parse_scenario_json(scenario_path.read_text("utf-8"), scenario_path))
+        scripts = [(n, (self.folder / n).read_text("utf-8")) for n in scenario.scripts if (self.folder / n).exists()]
+        groups = ActionGroups(scenario.actions or self.system.actions, self.system.buttons)
+        return GameData(variables, scenario, lambda: self.emulator.memory, groups, scripts)
+
     def stop_recording(self) -> Path | None:
+        self.episodes = None
         recorder, self.recorder = self.recorder, None
         path = recorder.close() if recorder is not None else None
         self._emit("movie")

@@ -254,6 +254,12 @@ class MainWindow(QMainWindow):
     def record_movie_power_on(self) -> None:
         self.record_movie(power_on=True)
 
+    def record_episodes(self) -> None:
+        default = str(self.session.states.workspace / "episodes")
+        folder = QFileDialog.getExistingDirectory(self, "Folder for the episodes' movies", default)
+        if folder:
+            self._guard(lambda: self.session.start_episode_recording(folder))
+
     def stop_movie(self) -> None:
         if self.session.recorder is not None:
             path = self.session.stop_recording()

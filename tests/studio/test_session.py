@@ -166,3 +166,19 @@ def test_studio_movie_replays_in_emucore_and_stable_retro(session, tmp_path):
         assert index == 90
     finally:
         env.close()
+
+
+def test_episode_recording_writes_one_movie_per_episode(session, tmp_path):
+    scenario = {"done": {"variables": {"frame": {"op": "greater-or-equal", "reference": 30}}},
+                "reward": {"variables": {"score": {"reward": 1.0}}}}
+    (session.folder / "scenario.json").write_text(json.dumps(scenario))
+    folder = tmp_path / "episodes"
+    session.start_episode_recording(folder)
+    session.set_buttons(0, B)
+    session.advance(100)
+    session.stop_recording()
+    movies = sorted(folder.glob("*.bk2"))
+    assert [m.name for m in movies][:3] == [f"StudioDemo-Genesis-Start-00000{i}.bk2" for i in range(3)]
+    assert len(movies) == 4
+    lengths = [Movie(m).frame_count for m in movies]
+    assert lengths[:3] == [30, 30, 30]  # the reset frame, then game frames 1..29 (done at 30)
