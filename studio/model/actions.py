@@ -38,6 +38,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("play_movie", "&Movie", "&Play a movie...", "Ctrl+P", "play_movie_dialog"),
     ActionSpec("integer_scaling", "&View", "&Integer scaling", "Ctrl+I", "toggle_integer_scaling", checkable=True),
     ActionSpec("mute", "&View", "&Mute", "Ctrl+U", "toggle_mute", checkable=True),
+    ActionSpec("volume", "&View", "&Volume...", "", "choose_volume"),
     ActionSpec("controls", "&Emulation", "&Controls...", "F12", "show_controls"),
     ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", "Ctrl+/", "show_shortcuts"),
     ActionSpec("about", "&Help", "&About", "", "show_about"),

@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         if force or self.recovery.due():
             self.recovery.record(str(self.session.folder), self.session.emulator.get_state(), self.session.frame,
                                  force=True)
+            self.save_layout()  # panels and settings survive a crash too
 
     def _frame_changed(self) -> None:
         self.view.show_frame(self.session.screen())
@@ -279,6 +280,13 @@ class MainWindow(QMainWindow):
     def toggle_mute(self) -> None:
         self.settings.muted = self.actions["mute"].isChecked()
         self.audio.set_muted(self.settings.muted)
+
+    def choose_volume(self) -> None:
+        percent, ok = QInputDialog.getInt(self, "Volume", "Volume (%):", round(self.settings.volume * 100), 0, 100)
+        if ok:
+            self.settings.volume = percent / 100
+            self.audio.set_volume(self.settings.volume)
+            self.settings.save()
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a ROM, state or movie")
