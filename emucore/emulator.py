@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -330,10 +329,13 @@ class Emulator:
             raise StateError(path, "no such file") from None
         except OSError as exc:
             raise StateError(path, f"cannot be read: {exc.strerror or exc}") from exc
+        from emucore.integration import IntegrationError
+        from emucore.integration.statefile import gunzip_state
+
         try:
-            state = _gunzip_limited(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise StateError(path, f"not a gzip-compressed state ({exc})") from exc
+            state = gunzip_state(raw, path, MAX_STATE_BYTES)
+        except IntegrationError as exc:
+            raise StateError(path, f"not a gzip-compressed state ({exc.problem})") from exc
         self.set_state(state, source=path)
 
     def save_state_file(self, path: str | os.PathLike[str]) -> None:
@@ -417,14 +419,3 @@ class Emulator:
     def __repr__(self) -> str:
         state = "closed" if self._session is None else f"frame {self.frame_count}"
         return f"<Emulator {self.rom_path.name} on {self.core.lib} ({self.system.name}), {state}>"
-
-
-def _gunzip_limited(raw: bytes, limit: int = MAX_STATE_BYTES) -> bytes:
-    """gunzip with a cap on the output, so a hostile file cannot exhaust memory."""
-    decompressor = zlib.decompressobj(wbits=31)
-    out = decompressor.decompress(raw, limit)
-    if decompressor.unconsumed_tail:
-        raise OSError(f"decompresses to more than {limit} bytes")
-    if not decompressor.eof:
-        raise EOFError("the gzip stream is truncated")
-    return out

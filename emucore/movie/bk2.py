@@ -44,7 +44,7 @@ import time
 import zipfile
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -657,20 +657,24 @@ def parse_input_log(text: str, system: str | None, path: str | os.PathLike[str] 
     fast = _fast_parse(text, players, table, group_maps if by_name else None)
     if fast is not None:
         return ParsedLog(players, fast, by_name, key_names)
-    decode = by_names if by_name else by_char
+    out = _decode_lines(_frame_lines(text), by_names if by_name else by_char, players)
+    return ParsedLog(players, out, by_name, key_names)
+
+
+def _decode_lines(lines: Iterable[str], decode: Callable[[list[str]], list[int]], players: int) -> np.ndarray:
+    """Frame lines to a (frames, players) array of masks; repeated lines are decoded once."""
     masks = array("H")
     cache: dict[str, list[int]] = {}
-    for line in _frame_lines(text):
+    for line in lines:
         row = cache.get(line)
         if row is None:
             row = decode(_split_frame(line))
             if len(cache) < MAX_CACHED_LINES:
                 cache[line] = row
         masks.extend(row)
-    out = np.frombuffer(masks, dtype=np.uint16).reshape(-1, players).copy() if masks else np.zeros(
-        (0, players), dtype=np.uint16
-    )
-    return ParsedLog(players, out, by_name, key_names)
+    if not masks:
+        return np.zeros((0, players), dtype=np.uint16)
+    return np.frombuffer(masks, dtype=np.uint16).reshape(-1, players).copy()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -713,21 +717,8 @@ def _read_fm2(path: Path) -> MovieData:
             row[p] = mask
         return row
 
-    masks = array("H")
-    cache: dict[str, list[int]] = {}
-    for raw_line in io.StringIO(text):
-        if raw_line[:1] != "|":
-            continue
-        line = raw_line.rstrip("\r\n")
-        row = cache.get(line)
-        if row is None:
-            row = decode(_split_frame(line))
-            if len(cache) < MAX_CACHED_LINES:
-                cache[line] = row
-        masks.extend(row)
-    masks_array = np.frombuffer(masks, dtype=np.uint16).reshape(-1, players).copy() if masks else np.zeros(
-        (0, players), dtype=np.uint16
-    )
+    frame_lines = (line.rstrip("\r\n") for line in io.StringIO(text) if line[:1] == "|")
+    masks_array = _decode_lines(frame_lines, decode, players)
     header.setdefault("Platform", "NES")
     return MovieData(
         kind="fm2", header=header, game="?", platform="NES", system="Nes", players=players, masks=masks_array,
