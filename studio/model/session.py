@@ -87,6 +87,8 @@ class Session:
         self.player = None  # a Movie being played back (read-only)
         self.episodes: dict | None = None  # episode recording: folder, players, next index, game data
         self.listeners: dict[str, list[Callable[[], None]]] = {"frame": [], "paused": [], "movie": []}
+        # Called after every emulated frame (not once per tick): freezes, per-frame sampling.
+        self.after_frame: list[Callable[[], None]] = []
 
     # ---- observers ----
 
@@ -147,6 +149,8 @@ class Session:
                 self.recorder.record_frame(list(masks[: self.recorder.players]))
             emulator.step()
             self.frame += 1
+            for hook in self.after_frame:
+                hook()
             self.audio.append(emulator.get_audio())
             if self.episodes is not None and self._episode_done():
                 self._next_episode()
