@@ -75,6 +75,7 @@ class GameData:
         self._previous: dict[str, int] | None = None
         self._evaluated = False
         self._live: AddressSpace | None = None
+        self._values: dict[str, int] | None = None
         self.lua = None
         if scripts:
             from emucore.lua import LuaScripts
@@ -115,8 +116,14 @@ class GameData:
         live = self._live = self._memory()
         self._previous = self._now if self._evaluated else None
         self._evaluated = True
+        # Without scripts nothing writes memory during an evaluation, so every variable is read
+        # once here and the values serve the done tree, the rewards and the info dict alike.
+        values = self._read_all(live) if self.lua is None else None
+        self._values = values
         self._now = {
-            name: _read(live, self.variables[name]) for name in self._delta_names if name in self.variables
+            name: values[name] if values is not None and name in values else _read(live, self.variables[name])
+            for name in self._delta_names
+            if name in self.variables
         }
         self.done = self._evaluate_done()
         for player, spec in self._scored:
@@ -134,6 +141,9 @@ class GameData:
         if variable is None:
             raise ValueError(name)
         if measurement == "absolute":
+            values = self._values
+            if values is not None and name in values:
+                return values[name]
             return _read(self._live or self._memory(), variable)
         if self._previous is None or name not in self._previous:
             return 0
@@ -198,6 +208,7 @@ class GameData:
 
     def set_value(self, name: str, value: int | float | bool | None) -> None:
         """A data.json variable is written to memory (all its bytes); any other name is a custom variable."""
+        self._values = None  # memory or custom values change: the evaluation's reads are stale
         variable = self.variables.get(name)
         if variable is not None:
             from emucore.lua import to_int64
@@ -209,15 +220,29 @@ class GameData:
         else:
             self.custom[name] = float(value)
 
-    def lookup_all(self) -> dict[str, int]:
-        """The ``info`` dict: mapped data.json variables and custom variables, as ints."""
-        read = self._memory().read
-        info: dict[str, int] = {}
+    def _read_all(self, memory: AddressSpace) -> dict[str, int]:
+        read = memory.read
+        values: dict[str, int] = {}
         for name, address, type_text, mask in self._info_items:
             try:
-                info[name] = read(address, type_text, mask)
+                values[name] = read(address, type_text, mask)
             except IndexError:
-                continue
+                continue  # unmapped: left out of info, and an error only if a term measures it
+        return values
+
+    def lookup_all(self) -> dict[str, int]:
+        """The ``info`` dict: mapped data.json variables and custom variables, as ints."""
+        info = self._read_all(self._memory())
+        for name, value in self.custom.items():
+            info[name] = _as_int(value)
+        return info
+
+    def info_after_update(self) -> dict[str, int]:
+        """``lookup_all()`` right after ``update_ram()``, reusing the values it read (same frame,
+        nothing written since: the env calls it straight after the evaluation)."""
+        if self._values is None:
+            return self.lookup_all()
+        info = dict(self._values)
         for name, value in self.custom.items():
             info[name] = _as_int(value)
         return info

@@ -209,7 +209,7 @@ class RetroEnv(gym.Env, EzPickle):
     def step(self, action) -> tuple[np.ndarray, Any, bool, bool, dict]:
         self._act(action)
         obs = self._update_obs()
-        reward, done, info = self.compute_step()
+        reward, done, info = self._step_result()
         if self.render_mode == "human":
             self.render()
         return obs, reward, bool(done), False, info
@@ -221,7 +221,7 @@ class RetroEnv(gym.Env, EzPickle):
             self.img = self.em.get_screen(out)
         else:
             out[...] = self._update_obs()
-        reward, done, info = self.compute_step()
+        reward, done, info = self._step_result()
         return reward, bool(done), False, info
 
     def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
@@ -263,12 +263,19 @@ class RetroEnv(gym.Env, EzPickle):
         self.em.step()
         self.data.update_ram()
 
+    def _step_result(self) -> tuple[Any, bool, dict]:
+        """compute_step() straight after the step's evaluation, reusing the values it read."""
+        return self._result(self.data.info_after_update())
+
     def compute_step(self) -> tuple[Any, bool, dict]:
+        return self._result(self.data.lookup_all())
+
+    def _result(self, info: dict) -> tuple[Any, bool, dict]:
         if self.players > 1 and self.multi_rewards:
             reward: Any = [self.data.current_reward(p) for p in range(self.players)]
         else:
             reward = self.data.current_reward()
-        return reward, self.data.is_done(), self.data.lookup_all()
+        return reward, self.data.is_done(), info
 
     def _update_obs(self) -> np.ndarray:
         if self._obs_type is Observations.RAM:
