@@ -16,10 +16,13 @@ from studio.model.gamepad import GamepadPoller
 from studio.model.recovery import Recovery
 from studio.model.session import SPEEDS, Session
 from studio.model.settings import Settings
+from studio.model.watch import Watch
 from studio.qt.audio import AudioOutput
 from studio.qt.game_view import GameView
 from studio.qt.keys import key_name
+from studio.qt.ram_viewer import RamViewer
 from studio.qt.states_panel import StatesPanel
+from studio.qt.variables_panel import VariablesPanel
 
 TICK_MS = 4
 
@@ -43,6 +46,13 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status)
         self.states_panel = StatesPanel(session, self)
         self.states_dock = self._dock("States", self.states_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.watch = Watch(session)
+        self.ram_viewer = RamViewer(self.watch, self)
+        self.ram_dock = self._dock("RAM", self.ram_viewer, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.variables_panel = VariablesPanel(self.watch, self)
+        self.variables_dock = self._dock("Variables", self.variables_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.states_dock, self.variables_dock)
+        self.states_dock.raise_()
         self.actions: dict[str, QAction] = {}
         self._build_menus()
         self.keys = key_map(session.system, self.settings)
@@ -60,8 +70,9 @@ class MainWindow(QMainWindow):
         session.on("paused", self._update_status)
         session.on("movie", self._update_status)
         if not self._restore_layout():
-            self.resize(1100, 700)
-            self.resizeDocks([self.states_dock], [300], Qt.Orientation.Horizontal)
+            self.resize(1280, 860)
+            self.resizeDocks([self.states_dock], [340], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.ram_dock], [300], Qt.Orientation.Vertical)
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self.tick)
@@ -91,7 +102,8 @@ class MainWindow(QMainWindow):
             action.triggered.connect(getattr(self, spec.handler))
             menu.addAction(action)
             self.actions[spec.id] = action
-        menus["&View"].addAction(self.states_dock.toggleViewAction())
+        for dock in (self.states_dock, self.variables_dock, self.ram_dock):
+            menus["&View"].addAction(dock.toggleViewAction())
         self.recent_menu = menus["&File"].addMenu("Open &recent")
         menus["&File"].insertMenu(self.actions["quit"], self.recent_menu)
         self._build_recent_menu()
@@ -325,6 +337,10 @@ class MainWindow(QMainWindow):
         rom, state_path = resolve_game(str(target), state)
         session = Session(rom, state_path, rewind_seconds=self.settings.rewind_seconds)
         old, self.session = self.session, session
+        self.watch.close()
+        self.watch = Watch(session)
+        self.ram_viewer.set_watch(self.watch)
+        self.variables_panel.set_watch(self.watch)
         old.close()
         session.on("frame", self._frame_changed)
         session.on("paused", self._update_status)
