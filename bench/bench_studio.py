@@ -21,6 +21,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--memory-tools", action="store_true",
+                        help="also show the RAM viewer, the search panel and three variable plots")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="bench-studio-")
     os.environ["RETRO_STUDIO_CONFIG"] = os.path.join(folder, "config")
@@ -37,6 +39,23 @@ def main() -> None:
     rom, state = resolve_game(None, None)
     window = MainWindow(Session(rom, state))
     window.show()
+    if args.memory_tools:
+        from PySide6.QtCore import QItemSelectionModel
+
+        window.ram_dock.show()
+        window.variables_dock.setFloating(True)  # out of the tabs, so the plots and the search both show
+        window.variables_dock.show()
+        window.search_dock.show()
+        window.search_dock.raise_()
+        window.search_panel.book.create("bench")  # a full candidate table to keep live
+        panel = window.variables_panel
+        for row, name in enumerate(panel.model.names):
+            if name in ("score", "x", "timer"):
+                panel.table.selectionModel().select(
+                    panel.model.index(row, 0),
+                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+                )
+        print("variables plotted:", panel.selected_names())
     window.session.set_buttons(0, 1 | 1 << 7)  # hold B and RIGHT: the game has work to do
     durations: list[float] = []  # ticks that emulated at least one frame
     tick = window.tick

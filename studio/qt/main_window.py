@@ -21,6 +21,7 @@ from studio.qt.audio import AudioOutput
 from studio.qt.game_view import GameView
 from studio.qt.keys import key_name
 from studio.qt.ram_viewer import RamViewer
+from studio.qt.search_panel import MemorySearchPanel
 from studio.qt.states_panel import StatesPanel
 from studio.qt.variables_panel import VariablesPanel
 
@@ -51,7 +52,11 @@ class MainWindow(QMainWindow):
         self.ram_dock = self._dock("RAM", self.ram_viewer, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.variables_panel = VariablesPanel(self.watch, self)
         self.variables_dock = self._dock("Variables", self.variables_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.search_panel = MemorySearchPanel(session, parent=self)
+        self.search_dock = self._dock("Search", self.search_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.search_panel.make_variable.connect(self.variables_panel.add_variable)
         self.tabifyDockWidget(self.states_dock, self.variables_dock)
+        self.tabifyDockWidget(self.variables_dock, self.search_dock)
         self.states_dock.raise_()
         self.actions: dict[str, QAction] = {}
         self._build_menus()
@@ -102,7 +107,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(getattr(self, spec.handler))
             menu.addAction(action)
             self.actions[spec.id] = action
-        for dock in (self.states_dock, self.variables_dock, self.ram_dock):
+        for dock in (self.states_dock, self.variables_dock, self.search_dock, self.ram_dock):
             menus["&View"].addAction(dock.toggleViewAction())
         self.recent_menu = menus["&File"].addMenu("Open &recent")
         menus["&File"].insertMenu(self.actions["quit"], self.recent_menu)
@@ -341,6 +346,7 @@ class MainWindow(QMainWindow):
         self.watch = Watch(session)
         self.ram_viewer.set_watch(self.watch)
         self.variables_panel.set_watch(self.watch)
+        self.search_panel.set_session(session)
         old.close()
         session.on("frame", self._frame_changed)
         session.on("paused", self._update_status)
@@ -394,6 +400,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802
         self.timer.stop()
         self.save_layout()
+        self.search_panel.close_panel()
         self.session.close()
         if self.recovery is not None:
             self.recovery.finish()

@@ -1,0 +1,43 @@
+"""Memory search: find the addresses and data.json types a game keeps its values at.
+
+* :class:`MemorySearch` - candidates over every address and type, refined by comparisons
+  between snapshots or with values, with undo/redo;
+* :class:`Snapshot` - a frozen copy of the address space (overlay applied), decodable in bulk;
+* :func:`snapshot_from_state`, :func:`compare_states` - search across labelled save states;
+* :func:`search_movie` - values that changed as told at given frames of a movie replay.
+
+Values are exactly those of ``emulator.memory.read(address, type)``: the same byte order,
+overlay, BCD digit rules, signedness and wrapping (:mod:`emucore.datatypes`). A multi-byte value
+that starts near a block's end reads its remaining bytes as the address space does: from the
+next block when it starts exactly there, otherwise as 0.
+
+Plain numpy; no Qt and nothing of the studio.
+"""
+
+from emucore.search.candidates import Candidate, Candidates, CandidateSet
+from emucore.search.movies import movie_masks, search_movie
+from emucore.search.ops import OPS
+from emucore.search.search import HistoryEntry, MemorySearch, Step
+from emucore.search.snapshot import Layout, Snapshot
+from emucore.search.states import compare_states, snapshot_from_state
+from emucore.search.typelist import DEFAULT_TYPES, SearchType, search_type, system_types
+
+__all__ = [
+    "DEFAULT_TYPES",
+    "OPS",
+    "Candidate",
+    "CandidateSet",
+    "Candidates",
+    "HistoryEntry",
+    "Layout",
+    "MemorySearch",
+    "SearchType",
+    "Snapshot",
+    "Step",
+    "compare_states",
+    "movie_masks",
+    "search_movie",
+    "search_type",
+    "snapshot_from_state",
+    "system_types",
+]

@@ -1,0 +1,149 @@
+"""Movie-aligned search: the values that changed as told at given frames of a replay.
+
+>>> s = search_movie(emulator, Movie("death.bk2"), None, {312: -1, 640: -1})
+>>> s.candidates            # decreased by exactly 1 at frames 312 and 640, unchanged at all others
+
+The movie is replayed headlessly from the start state, one snapshot per frame, and the
+emulator's own state (and held buttons) are restored afterwards. Frames not listed are checked
+without decoding: a value is unchanged over a frame exactly when none of its bytes (BCD: digits)
+changed, so those frames only accumulate per-byte change masks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from emucore.search.decode import DIGIT_TABLES
+from emucore.search.ops import ChangeMap, normalize, refine_set
+from emucore.search.search import MemorySearch
+from emucore.search.snapshot import Snapshot
+
+Change = int | str | tuple[str, int | None]
+
+
+def _change_op(change: Change) -> tuple[str, int | None]:
+    """``-1`` -> ``("decreased-by", 1)``, ``"changed"`` -> ``("changed", None)``, tuples as given."""
+    if isinstance(change, tuple):
+        op, value = change
+    elif isinstance(change, str):
+        op, value = change, None
+    else:
+        delta = int(change)
+        op, value = ("unchanged", None) if delta == 0 else ("increased-by", delta) if delta > 0 else (
+            "decreased-by", -delta)
+    normalize(op, value)  # raises ValueError early for a bad op
+    return op, value
+
+
+def movie_masks(movie: Any) -> np.ndarray:
+    """``(frames, players)`` button masks of a :class:`~emucore.movie.Movie` or an array-like.
+
+    A Movie's line 0 is its reset frame, which replayers run with every button released; so
+    it is here (raw mask arrays are used as given).
+    """
+    if hasattr(movie, "get_masks"):
+        masks = np.array(movie.get_masks(), dtype=np.uint16).reshape(len(movie.get_masks()), -1)
+        if len(masks):
+            masks[0] = 0
+        return masks
+    masks = np.asarray(movie, dtype=np.int64)
+    return masks.reshape(len(masks), -1) if masks.ndim == 1 else masks
+
+
+def search_movie(
+    emulator: Any,
+    movie_or_masks: Any,
+    start_state: bytes | None,
+    changes: Mapping[int, Change],
+    types: Iterable[str] | None = None,
+    *,
+    others: str | None = "unchanged",
+) -> MemorySearch:
+    """The addresses and types that changed as ``changes`` says, frame by frame of a replay.
+
+    Args:
+        emulator: The emulator to replay on (restored afterwards).
+        movie_or_masks: A :class:`~emucore.movie.Movie`, or button masks ``(frames,)`` or
+            ``(frames, players)`` (bit i = button i), one row per emulated frame.
+        start_state: The state to replay from; None: the movie's own start state if it has
+            one, else the emulator's current state.
+        changes: ``{frame index: change}``. Frame index i is the i-th row of masks; its change
+            compares memory after that frame with memory before it (after row i-1, or the start
+            state). A change is a delta (``-1``: decreased by exactly 1; ``0``: unchanged), an
+            op of :data:`~emucore.search.ops.OPS` that takes no value (``"decreased"``), or an
+            ``(op, value)`` pair (``("equal", 2)``: the value after that frame).
+        types: As for :class:`MemorySearch`.
+        others: ``"unchanged"``: every frame not in ``changes`` must leave the value unchanged;
+            None: no condition on them.
+
+    Returns:
+        A new :class:`MemorySearch` whose current step holds the matches.
+    """
+    if others not in ("unchanged", None):
+        raise ValueError(f"others must be 'unchanged' or None, not {others!r}")
+    masks = movie_masks(movie_or_masks)
+    ops = {int(frame): _change_op(change) for frame, change in changes.items()}
+    bad = [f for f in ops if not 0 <= f < len(masks)]
+    if bad:
+        raise ValueError(f"frames {bad} are outside the movie's {len(masks)} frames")
+    if start_state is None and hasattr(movie_or_masks, "get_state"):
+        start_state = movie_or_masks.get_state() or None
+    search = MemorySearch(emulator, types)
+    kinds = {st.digits for st in search.search_types}
+    players = masks.shape[1] if masks.ndim == 2 else 1
+    saved_state = emulator.get_state()
+    saved_masks = [emulator.get_button_mask(p) for p in range(players)]
+    pairs: dict[int, tuple[Snapshot, Snapshot]] = {}
+    try:
+        if start_state is not None:
+            emulator.set_state(bytes(start_state))
+        before = search.snapshot("movie start")
+        moved = {kind: np.zeros(before.layout.length, dtype=bool) for kind in kinds}
+        for frame, row in enumerate(masks):
+            for player in range(players):
+                emulator.set_button_mask(int(row[player]), player)
+            emulator.step()
+            after = search.snapshot(f"movie frame {frame}")
+            if frame in ops:
+                pairs[frame] = (before, after)
+            elif others == "unchanged":
+                _accumulate(moved, before.buf, after.buf)
+            before = after
+    finally:
+        emulator.set_state(saved_state)
+        for player, mask in enumerate(saved_masks):
+            emulator.set_button_mask(mask, player)
+    st = search.search_types
+    cset = search.candidates_set
+    if others == "unchanged":
+        cset = refine_set(cset, st, "unchanged", None, before, before, ChangeMap(before, before, moved))
+    for frame in sorted(pairs, key=lambda f: _cost(ops[f][0])):
+        op, value = ops[frame]
+        first, second = pairs[frame]
+        cset = refine_set(cset, st, op, value, second, None if op in ("equal", "not-equal", "less", "greater")
+                          and value is not None else first)
+    search.install(cset, f"movie: {len(ops)} changes over {len(masks)} frames")
+    return search
+
+
+def _cost(op: str) -> int:
+    """Cheap, selective refinements first (byte-level checks before decoding)."""
+    return 0 if op in ("changed", "increased-by", "decreased-by") else 1
+
+
+def _accumulate(moved: dict[str, np.ndarray], before: np.ndarray, after: np.ndarray) -> None:
+    where = np.flatnonzero(before != after)
+    if not len(where):
+        return
+    for kind, mask in moved.items():
+        if kind == "u":
+            mask[where] = True
+        else:
+            table = DIGIT_TABLES[kind]
+            mask[where] |= table[before[where]] != table[after[where]]
+
+
+__all__ = ["movie_masks", "search_movie"]

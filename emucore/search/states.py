@@ -1,0 +1,88 @@
+"""Searching across save states: memory read from a state, and values matched to labels.
+
+>>> lives = compare_states(emulator, {3: state_a, 2: state_b, 1: state_c})
+>>> [(hex(c.address), c.type) for c in lives.candidates]
+
+The emulator is left exactly as it was: each state is loaded, its memory copied, and the
+emulator's own state loaded back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from emucore.search.ops import refine_set
+from emucore.search.search import MemorySearch
+from emucore.search.snapshot import Snapshot
+
+MODES = ("equal", "order", "order-either")
+
+
+def snapshot_from_state(emulator: Any, state: bytes, label: str = "") -> Snapshot:
+    """The memory a save state holds, read by loading it and then restoring the emulator's state.
+
+    Args:
+        emulator: The :class:`~emucore.emulator.Emulator` (its core decodes the state).
+        state: Raw state bytes (``Emulator.get_state()``, ``StateLibrary.load(name)``).
+        label: A label for the snapshot.
+
+    Raises:
+        StateError: the core rejects the state (the emulator is unchanged).
+    """
+    saved = emulator.get_state()
+    try:
+        emulator.set_state(bytes(state))
+        return Snapshot.capture(emulator.memory, None, label or "state")
+    finally:
+        emulator.set_state(saved)
+
+
+def _snapshot(emulator: Any, item: Snapshot | bytes, label: str) -> Snapshot:
+    return item if isinstance(item, Snapshot) else snapshot_from_state(emulator, bytes(item), label)
+
+
+def compare_states(
+    emulator: Any,
+    labelled: Mapping[int, Snapshot | bytes],
+    types: Iterable[str] | None = None,
+    mode: str = "equal",
+) -> MemorySearch:
+    """The addresses and types whose values match labels given to snapshots or states.
+
+    Args:
+        emulator: The emulator the states belong to (left as it was).
+        labelled: ``{label value: snapshot or state bytes}``, e.g. ``{3: s3, 2: s2, 1: s1}``.
+        types: As for :class:`MemorySearch` (default: the system's).
+        mode: ``"equal"``: the value equals the label in every state. ``"order"``: the values are
+            ordered as the labels are (strictly; equal labels, equal values). ``"order-either"``:
+            the same order or the reverse one (e.g. "lives lost" for lives).
+
+    Returns:
+        A new :class:`MemorySearch` whose current step holds the matches (undo goes back to
+        every candidate); its "previous" snapshot is memory now, so it can be refined further.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if not labelled:
+        raise ValueError("compare_states needs at least one labelled state")
+    search = MemorySearch(emulator, types)
+    items = sorted(((int(k), _snapshot(emulator, v, f"= {k}")) for k, v in labelled.items()), key=lambda kv: kv[0])
+    st = search.search_types
+    cset = search.candidates_set
+    if mode == "equal":
+        for label, snap in items:
+            cset = refine_set(cset, st, "equal", label, snap)
+    else:
+        if len(items) < 2:
+            raise ValueError(f"mode {mode!r} needs at least two labelled states")
+        rising = falling = cset
+        for (low, before), (high, after) in zip(items, items[1:]):
+            rising = refine_set(rising, st, "unchanged" if low == high else "increased", None, after, before)
+            if mode == "order-either":
+                falling = refine_set(falling, st, "unchanged" if low == high else "decreased", None, after, before)
+        cset = rising.union(falling) if mode == "order-either" else rising
+    labels = ", ".join(str(k) for k, _ in items)
+    search.install(cset, f"states {mode} {labels}")
+    return search
+
