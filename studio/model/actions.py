@@ -21,6 +21,7 @@ class ActionSpec:
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open_rom", "&File", "&Open ROM, state or movie...", "Ctrl+O", "open_dialog"),
     ActionSpec("open_game", "&File", "Open from the &game list...", "Ctrl+G", "open_game_list"),
+    ActionSpec("export", "&File", "&Export integration...", "Ctrl+E", "export_dialog"),
     ActionSpec("quit", "&File", "&Quit", "Ctrl+Q", "close"),
     ActionSpec("pause", "&Emulation", "&Pause", "P", "toggle_pause", checkable=True),
     ActionSpec("advance", "&Emulation", "&Frame advance", "F", "advance_one"),

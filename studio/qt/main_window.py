@@ -310,6 +310,24 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(Path(path))
 
+    def export_dialog(self) -> None:
+        from studio.model.export import export_integration
+
+        folder = QFileDialog.getExistingDirectory(self, "Export the integration into")
+        if not folder:
+            return
+        include_rom = QMessageBox.question(
+            self, "Export", "Include the ROM in the exported folder?"
+        ) == QMessageBox.StandardButton.Yes
+
+        def run() -> None:
+            result = export_integration(self.session.folder, folder, include_rom=include_rom)
+            lines = [f"{result.folder}: {len(result.files)} files."]
+            lines += [f"{f.level}: {f.file} {f.key}: {f.message}" for f in result.findings[:20]]
+            QMessageBox.information(self, "Export", "\n".join(lines))
+
+        self._guard(run)
+
     def open_game_list(self) -> None:
         from studio.qt.game_list import GameListDialog
 

@@ -1,0 +1,37 @@
+"""Exporting the open integration as a folder that emucore and stable-retro load unchanged."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from emucore.integration import Finding, Integration, lint
+
+
+@dataclass
+class ExportResult:
+    folder: Path
+    files: list[str]
+    findings: list[Finding]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.level == "error"]
+
+
+def export_integration(source: str | os.PathLike[str], target_parent: str | os.PathLike[str], *,
+                       include_rom: bool = False) -> ExportResult:
+    """Writes ``source`` (an integration folder) into ``target_parent/<name>``, atomically.
+
+    Everything goes through ``emucore.integration``: rom.sha, data.json, scenario.json (and other
+    scenarios), metadata.json with its default state, the states, the Lua scripts, and the ROM
+    when ``include_rom``. The written folder is linted; the findings come back with it.
+    """
+    integration = Integration.load(source)
+    folder = Path(target_parent) / integration.name
+    if folder.resolve() == Path(source).resolve():
+        raise ValueError(f"{folder} is the integration itself: choose another folder to export into")
+    files = sorted(integration.files(include_rom=include_rom))
+    written = integration.save(folder, include_rom=include_rom)
+    return ExportResult(written, files, lint(written))
