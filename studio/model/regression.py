@@ -1,0 +1,127 @@
+"""Scenario regression: movies attached to an integration with the total reward and done frame
+they are expected to give; every scenario edit re-checks them.
+
+The list lives in the integration folder as ``regression.json`` (stable-retro ignores it); each
+movie is replayed headlessly from its start state by the same evaluator the env uses.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from emucore import Emulator
+from emucore.actions import ActionGroups
+from emucore.fileio import atomic_write_text
+from emucore.gamedata import GameData
+from emucore.integration import parse_data_json, parse_scenario_json
+from emucore.movie import Movie
+from emucore.scenario import Scenario
+
+FILE = "regression.json"
+
+
+@dataclass
+class Expectation:
+    movie: str  # path, relative to the integration folder when inside it
+    total_reward: float
+    done_frame: int | None  # the first movie line at which done was true, None if never
+
+
+@dataclass
+class Outcome:
+    expectation: Expectation
+    total_reward: float
+    done_frame: int | None
+    error: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.error is not None or (
+            self.total_reward != self.expectation.total_reward or self.done_frame != self.expectation.done_frame
+        )
+
+
+def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> tuple[float, int | None]:
+    """Total reward (player 1) and first done line of a movie under ``scenario`` (default: the folder's)."""
+    folder = Path(folder)
+    roms = sorted(p for p in folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
+    if not roms:
+        raise FileNotFoundError(f"{folder} has no ROM")
+    data_path = folder / "data.json"
+    variables = parse_data_json(data_path.read_text("utf-8"), data_path) if data_path.exists() else {}
+    if scenario is None and (folder / "scenario.json").exists():
+        scenario = parse_scenario_json((folder / "scenario.json").read_text("utf-8"), folder / "scenario.json")
+    parsed = Scenario.parse(scenario)
+    scripts = [(n, (folder / n).read_text("utf-8")) for n in parsed.scripts if (folder / n).exists()]
+    movie = Movie(movie_path)
+    with Emulator(roms[0]) as emu:
+        groups = ActionGroups(parsed.actions or emu.system.actions, emu.system.buttons)
+        data = GameData(variables, parsed, lambda: emu.memory, groups, scripts)
+        emu.step()  # as the env does after configure_data
+        state = movie.get_state()
+        if state:
+            emu.set_state(state)
+        masks = movie.get_masks()
+        for player in range(2):
+            emu.set_button_mask(0, player)
+        emu.step()  # line 0, the reset frame
+        data.reset()
+        data.update_ram()
+        total, done_frame = 0.0, None
+        for line in range(1, len(masks)):
+            for player, mask in enumerate(masks[line][:2]):
+                emu.set_button_mask(int(mask), player)
+            emu.step()
+            data.update_ram()
+            total += data.current_reward()
+            if done_frame is None and data.is_done():
+                done_frame = line
+        return total, done_frame
+
+
+class RegressionSuite:
+    """The expectations of one integration folder."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    @property
+    def path(self) -> Path:
+        return self.folder / FILE
+
+    def expectations(self) -> list[Expectation]:
+        try:
+            raw = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return []
+        return [Expectation(**entry) for entry in raw.get("movies", []) if isinstance(entry, dict)]
+
+    def _save(self, items: list[Expectation]) -> None:
+        text = json.dumps({"movies": [asdict(e) for e in items]}, indent=2, sort_keys=True) + "\n"
+        atomic_write_text(self.path, text)
+
+    def attach(self, movie_path: Path) -> Expectation:
+        """Adds a movie with what the current scenario gives as its expectation."""
+        total, done = replay(self.folder, movie_path)
+        movie = Path(movie_path)
+        name = str(movie.relative_to(self.folder)) if movie.is_relative_to(self.folder) else str(movie)
+        expectation = Expectation(name, total, done)
+        self._save([e for e in self.expectations() if e.movie != name] + [expectation])
+        return expectation
+
+    def detach(self, movie: str) -> None:
+        self._save([e for e in self.expectations() if e.movie != movie])
+
+    def check(self, scenario: dict | None = None) -> list[Outcome]:
+        """Replays every movie under ``scenario`` (default: the folder's) against its expectation."""
+        outcomes = []
+        for expectation in self.expectations():
+            path = self.folder / expectation.movie
+            try:
+                total, done = replay(self.folder, path, scenario)
+                outcomes.append(Outcome(expectation, total, done))
+            except Exception as exc:  # a broken movie or scenario is a result to show, not a crash
+                outcomes.append(Outcome(expectation, float("nan"), None, f"{type(exc).__name__}: {exc}"))
+        return outcomes
