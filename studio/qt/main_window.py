@@ -21,6 +21,7 @@ from studio.qt.audio import AudioOutput
 from studio.qt.game_view import GameView
 from studio.qt.keys import key_name
 from studio.qt.ram_viewer import RamViewer
+from studio.qt.scenario_editor import ScenarioEditor
 from studio.qt.search_panel import MemorySearchPanel
 from studio.qt.states_panel import StatesPanel
 from studio.qt.variables_panel import VariablesPanel
@@ -55,8 +56,11 @@ class MainWindow(QMainWindow):
         self.search_panel = MemorySearchPanel(session, parent=self)
         self.search_dock = self._dock("Search", self.search_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.search_panel.make_variable.connect(self.variables_panel.add_variable)
+        self.scenario_editor = ScenarioEditor(session, self)
+        self.scenario_dock = self._dock("Scenario", self.scenario_editor, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.states_dock, self.variables_dock)
         self.tabifyDockWidget(self.variables_dock, self.search_dock)
+        self.tabifyDockWidget(self.search_dock, self.scenario_dock)
         self.states_dock.raise_()
         self.actions: dict[str, QAction] = {}
         self._build_menus()
@@ -107,7 +111,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(getattr(self, spec.handler))
             menu.addAction(action)
             self.actions[spec.id] = action
-        for dock in (self.states_dock, self.variables_dock, self.search_dock, self.ram_dock):
+        for dock in (self.states_dock, self.variables_dock, self.search_dock, self.scenario_dock, self.ram_dock):
             menus["&View"].addAction(dock.toggleViewAction())
         self.recent_menu = menus["&File"].addMenu("Open &recent")
         menus["&File"].insertMenu(self.actions["quit"], self.recent_menu)
@@ -365,6 +369,9 @@ class MainWindow(QMainWindow):
         self.ram_viewer.set_watch(self.watch)
         self.variables_panel.set_watch(self.watch)
         self.search_panel.set_session(session)
+        self.scenario_editor.doc.close()
+        self.scenario_editor = ScenarioEditor(session, self)
+        self.scenario_dock.setWidget(self.scenario_editor)
         old.close()
         session.on("frame", self._frame_changed)
         session.on("paused", self._update_status)
