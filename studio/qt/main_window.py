@@ -332,6 +332,42 @@ class MainWindow(QMainWindow):
 
         self._guard(run)
 
+    def run_agent(self) -> None:
+        from studio.qt.agent_dialog import AgentDialog
+
+        self.session.set_paused(True)
+        AgentDialog(self.session.name, self.session.state_name, self).exec()
+
+    def attach_regression_movie(self) -> None:
+        from studio.model.regression import RegressionSuite
+
+        path, _ = QFileDialog.getOpenFileName(self, "Attach a movie", str(self.session.folder), "Movies (*.bk2)")
+        if path:
+            def attach() -> None:
+                expectation = RegressionSuite(self.session.folder).attach(Path(path))
+                QMessageBox.information(self, "Regression", f"{expectation.movie}: total reward "
+                                        f"{expectation.total_reward:g}, done at line {expectation.done_frame}")
+
+            self._guard(attach)
+
+    def check_regression(self) -> None:
+        from studio.model.regression import RegressionSuite
+
+        def check() -> None:
+            outcomes = RegressionSuite(self.session.folder).check()
+            if not outcomes:
+                QMessageBox.information(self, "Regression", "No movie is attached to this integration yet.")
+                return
+            lines = [
+                f"{'CHANGED' if o.changed else 'ok'}  {o.expectation.movie}: reward {o.total_reward:g} "
+                f"(expected {o.expectation.total_reward:g}), done at {o.done_frame} "
+                f"(expected {o.expectation.done_frame})" + (f"  {o.error}" if o.error else "")
+                for o in outcomes
+            ]
+            QMessageBox.information(self, "Regression", "\n".join(lines))
+
+        self._guard(check)
+
     def open_game_list(self) -> None:
         from studio.qt.game_list import GameListDialog
 

@@ -28,10 +28,12 @@ def test_export_then_load_in_emucore_and_stable_retro(demo, tmp_path):
     assert {"rom.md", "rom.sha", "data.json", "scenario.json", "metadata.json", "Scored.state"} <= set(result.files)
     assert json.loads((result.folder / "metadata.json").read_text())["default_state"] == "Scored"
 
+    emucore.data.Integrations.clear_custom_paths()  # only the exported folder may answer
     emucore.data.Integrations.add_custom_path(str(out))
     ours = emucore.make("StudioDemo-Genesis", inttype=emucore.data.Integrations.CUSTOM_ONLY,
                         use_restricted_actions=emucore.Actions.ALL)
     retro = pytest.importorskip("stable_retro")
+    retro.data.Integrations.clear_custom_paths()  # earlier tests registered the repo's integrations
     retro.data.Integrations.add_custom_path(str(out))
     theirs = retro.make("StudioDemo-Genesis", inttype=retro.data.Integrations.CUSTOM_ONLY,
                         use_restricted_actions=retro.Actions.ALL, render_mode=None)

@@ -1,0 +1,320 @@
+"""The Run agent dialog: play an integration headless with an agent, watch it, and read the report.
+
+The run happens on a worker thread (``studio.model.agents.run_episodes``); the worker only stores
+the newest frame and reward points under a lock, and a 15 Hz timer on the GUI thread draws them.
+Episode ends and the final report cross threads as queued Qt signals.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.model.agents import (
+    AGENTS,
+    EpisodeResult,
+    MovieAgent,
+    PolicyAgent,
+    RunReport,
+    StepEvent,
+    make_agent,
+    run_episodes,
+    sb3_available,
+)
+from studio.qt.game_view import GameView
+
+REFRESH_MS = 66  # ~15 Hz
+
+
+class _Bridge(QObject):
+    """Signals emitted from the worker thread, delivered queued on the GUI thread."""
+
+    episode_done = Signal(object)
+    finished = Signal(object)
+    failed = Signal(str)
+
+
+class AgentDialog(QDialog):
+    """Runs an agent on ``game`` from ``state`` (None: the default state) and shows the results.
+
+    Args:
+        game: The integration name (as ``emucore.make`` takes it).
+        state: A state name or path, or None for the game's default state.
+        parent: The parent widget.
+        scenario: A scenario name or ``.json`` path to start with (None: ``scenario.json``).
+    """
+
+    def __init__(self, game: str, state: str | None, parent: QWidget | None = None, scenario: str | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(f"Run agent - {game}")
+        self.game = game
+        self.state = state
+        self.report: RunReport | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._frame: np.ndarray | None = None
+        self._points: list[tuple[int, int, float]] = []  # (episode, step, cumulative) since last draw
+        self._last_frame_copy = 0.0
+        self._curves: dict[int, tuple[pg.PlotDataItem, list[float], list[float]]] = {}
+        self._bridge = _Bridge()
+        self._bridge.episode_done.connect(self._episode_done)
+        self._bridge.finished.connect(self._finished)
+        self._bridge.failed.connect(self._failed)
+
+        self.agent_box = QComboBox()
+        for title, cls in AGENTS.items():
+            if cls is PolicyAgent and not sb3_available():
+                continue
+            self.agent_box.addItem(title)
+        self.agent_box.currentTextChanged.connect(self._agent_changed)
+        self.file_edit = QLineEdit()
+        self.file_edit.setPlaceholderText("movie .bk2 or SB3 model .zip")
+        self.file_button = QPushButton("Browse...")
+        self.file_button.clicked.connect(self._browse)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.file_edit)
+        file_row.addWidget(self.file_button)
+        self.scenario_edit = QLineEdit(scenario or "")
+        self.scenario_edit.setPlaceholderText("scenario.json")
+        self.episodes_box = QSpinBox()
+        self.episodes_box.setRange(1, 10000)
+        self.episodes_box.setValue(5)
+        self.steps_box = QSpinBox()
+        self.steps_box.setRange(1, 10_000_000)
+        self.steps_box.setValue(4500)
+        self.seed_box = QSpinBox()
+        self.seed_box.setRange(0, 2**31 - 1)
+
+        form = QFormLayout()
+        form.addRow("Agent", self.agent_box)
+        form.addRow("File", file_row)
+        form.addRow("Scenario", self.scenario_edit)
+        form.addRow("Episodes", self.episodes_box)
+        form.addRow("Max steps", self.steps_box)
+        form.addRow("Seed", self.seed_box)
+
+        self.run_button = QPushButton("Run")
+        self.run_button.clicked.connect(self.run)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stop)
+        self.save_button = QPushButton("Save best episode as .bk2...")
+        self.save_button.setEnabled(False)
+        self.save_button.clicked.connect(self._save_best)
+        buttons = QHBoxLayout()
+        for b in (self.run_button, self.stop_button, self.save_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+
+        self.screen = GameView()
+        self.screen.setMinimumSize(256, 224)
+        self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
+        self.plot.setLabel("left", "cumulative reward")
+        self.plot.setLabel("bottom", "step")
+        self.plot.addLegend()
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Episode", "Return", "Length", "Done condition"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.flags_list = QListWidget()
+        self.status = QLabel("")
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addLayout(form)
+        left_layout.addLayout(buttons)
+        left_layout.addWidget(self.screen, 1)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.plot)
+        right.addWidget(self.table)
+        flags = QWidget()
+        flags_layout = QVBoxLayout(flags)
+        flags_layout.setContentsMargins(0, 0, 0, 0)
+        flags_layout.addWidget(QLabel("Flags"))
+        flags_layout.addWidget(self.flags_list)
+        right.addWidget(flags)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.status)
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self._refresh)
+        self._agent_changed(self.agent_box.currentText())
+        self.resize(1100, 640)
+
+    # ---- controls ----
+
+    def _agent_changed(self, title: str) -> None:
+        needs_file = AGENTS.get(title) in (MovieAgent, PolicyAgent)
+        self.file_edit.setEnabled(needs_file)
+        self.file_button.setEnabled(needs_file)
+
+    def _browse(self) -> None:
+        movie = AGENTS.get(self.agent_box.currentText()) is MovieAgent
+        pattern = "Movies (*.bk2 *.fm2)" if movie else "SB3 models (*.zip)"
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a file", "", pattern)
+        if path:
+            self.file_edit.setText(path)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def run(self) -> None:
+        """Starts a run with the chosen settings on a worker thread."""
+        if self.running:
+            return
+        try:
+            agent = make_agent(self.agent_box.currentText(), seed=self.seed_box.value(),
+                               path=self.file_edit.text().strip() or None)
+        except Exception as exc:  # a bad movie or model file: say so, keep the dialog
+            QMessageBox.warning(self, "Run agent", f"Cannot create the agent: {exc}")
+            return
+        self.report = None
+        self.table.setRowCount(0)
+        self.flags_list.clear()
+        self.plot.clear()
+        self._curves.clear()
+        self._points.clear()
+        self._stop.clear()
+        self.run_button.setEnabled(False)
+        self.stop_button.setEnabled(True)
+        self.save_button.setEnabled(False)
+        self.status.setText("Running...")
+        kwargs = {
+            "state": self.state,
+            "scenario": self.scenario_edit.text().strip() or None,
+            "agent": agent,
+            "episodes": self.episodes_box.value(),
+            "max_steps": self.steps_box.value(),
+            "on_step": self._on_step,
+            "on_episode": self._bridge.episode_done.emit,
+            "stop": self._stop,
+        }
+        self._thread = threading.Thread(target=self._work, args=(kwargs,), name="agent-run", daemon=True)
+        self._thread.start()
+        self._timer.start()
+
+    def stop(self) -> None:
+        """Asks the run to stop after the current step."""
+        self._stop.set()
+
+    def _work(self, kwargs: dict) -> None:
+        try:
+            report = run_episodes(self.game, **kwargs)
+        except Exception as exc:
+            self._bridge.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self._bridge.finished.emit(report)
+
+    def _on_step(self, event: StepEvent) -> None:
+        """Worker thread: keep the newest frame (copied at most every refresh) and the curve point."""
+        with self._lock:
+            self._points.append((event.episode, event.step, event.total))
+            now = time.monotonic()
+            if event.obs.ndim == 3 and now - self._last_frame_copy >= REFRESH_MS / 2000:
+                self._frame = event.obs.copy()
+                self._last_frame_copy = now
+
+    # ---- GUI thread ----
+
+    def _refresh(self) -> None:
+        with self._lock:
+            frame, self._frame = self._frame, None
+            points, self._points = self._points, []
+        if frame is not None:
+            self.screen.show_frame(frame)
+        touched = set()
+        for episode, step, total in points:
+            if episode not in self._curves:
+                pen = pg.mkPen(pg.intColor(episode, hues=9, values=1, maxValue=230), width=1.5)
+                self._curves[episode] = (self.plot.plot([], [], pen=pen, name=f"episode {episode + 1}"), [], [])
+            _, xs, ys = self._curves[episode]
+            xs.append(step)
+            ys.append(total)
+            touched.add(episode)
+        for episode in touched:
+            curve, xs, ys = self._curves[episode]
+            curve.setData(xs, ys)
+
+    def _episode_done(self, result: EpisodeResult) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        values = [str(result.index + 1), f"{result.total:g}", str(result.length), result.done_reason]
+        for column, text in enumerate(values):
+            self.table.setItem(row, column, QTableWidgetItem(text))
+        self.status.setText(f"Episode {result.index + 1}: return {result.total:g} in {result.length} steps")
+
+    def _finished(self, report: RunReport) -> None:
+        self._timer.stop()
+        self._refresh()
+        self.report = report
+        self.run_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
+        self.save_button.setEnabled(report.best_movie is not None)
+        self.flags_list.clear()
+        for flag in report.flags:
+            self.flags_list.addItem(f"{flag.name}: {flag.detail}")
+        if not report.flags:
+            self.flags_list.addItem("No likely scenario bug found")
+        if report.episodes:
+            best = report.episodes[report.best_index or 0]
+            mean = float(np.mean(report.returns))
+            self.status.setText(f"{len(report.episodes)} episodes, mean return {mean:g}, "
+                                f"best {best.total:g} (episode {best.index + 1})"
+                                + (" - stopped" if report.stopped else ""))
+        else:
+            self.status.setText("Stopped before any episode ended" if report.stopped else "No episode")
+
+    def _failed(self, message: str) -> None:
+        self._timer.stop()
+        self.run_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
+        self.status.setText(f"Failed: {message}")
+
+    def _save_best(self) -> None:
+        if self.report is None or self.report.best_movie is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save best episode", f"{self.game}-best.bk2", "Movies (*.bk2)")
+        if path:
+            self.report.save_best(path)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Joins the worker thread (tests; closing)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def done(self, result: int) -> None:  # noqa: D401 - Qt override: stop the worker on close
+        self._stop.set()
+        self.wait(5)
+        self._timer.stop()
+        super().done(result)
