@@ -58,6 +58,11 @@ class MainWindow(QMainWindow):
         self.search_panel.make_variable.connect(self.variables_panel.add_variable)
         self.scenario_editor = ScenarioEditor(session, self)
         self.scenario_dock = self._dock("Scenario", self.scenario_editor, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._regression_timer = QTimer(self)  # scenario edits re-check the attached movies, debounced
+        self._regression_timer.setSingleShot(True)
+        self._regression_timer.setInterval(700)
+        self._regression_timer.timeout.connect(self._recheck_regression)
+        self.scenario_editor.doc.on_change(self._regression_timer.start)
         self.tabifyDockWidget(self.states_dock, self.variables_dock)
         self.tabifyDockWidget(self.variables_dock, self.search_dock)
         self.tabifyDockWidget(self.search_dock, self.scenario_dock)
@@ -350,6 +355,21 @@ class MainWindow(QMainWindow):
 
             self._guard(attach)
 
+    def _recheck_regression(self) -> None:
+        """After a scenario edit: replay the attached movies and say which changed."""
+        from studio.model.regression import RegressionSuite
+
+        suite = RegressionSuite(self.session.folder)
+        if not suite.expectations():
+            return
+        outcomes = suite.check()
+        changed = [o.expectation.movie for o in outcomes if o.changed]
+        text = f"regression: {len(outcomes) - len(changed)} ok"
+        if changed:
+            text += f", changed: {', '.join(changed)}"
+        self.statusBar().showMessage(text, 10000)
+        self.last_regression = outcomes
+
     def check_regression(self) -> None:
         from studio.model.regression import RegressionSuite
 
@@ -407,6 +427,7 @@ class MainWindow(QMainWindow):
         self.search_panel.set_session(session)
         self.scenario_editor.doc.close()
         self.scenario_editor = ScenarioEditor(session, self)
+        self.scenario_editor.doc.on_change(self._regression_timer.start)
         self.scenario_dock.setWidget(self.scenario_editor)
         old.close()
         session.on("frame", self._frame_changed)

@@ -129,3 +129,23 @@ def test_opening_another_game_replaces_the_session(qtbot, demo):
     assert window.recent_menu.actions()[0].text().endswith("StudioDemo-Nes")
     window.advance(3)
     assert window.session.frame == 3
+
+
+def test_a_scenario_edit_rechecks_the_attached_movies(qtbot, demo):
+    import numpy as np
+
+    from studio.model.regression import RegressionSuite
+
+    window = make_window(qtbot, demo)
+    session = window.session
+    movie = session.folder / "take.bk2"
+    session.start_recording(movie)
+    for mask in np.random.default_rng(3).integers(0, 1 << 12, 60):
+        session.set_buttons(0, int(mask) | 1)
+        session.advance(1)
+    session.stop_recording()
+    RegressionSuite(session.folder).attach(movie)
+    window.scenario_editor.doc.set_reward_term("score", reward=3.0)
+    qtbot.waitUntil(lambda: hasattr(window, "last_regression"), timeout=5000)
+    assert [o.changed for o in window.last_regression] == [True]
+    assert "changed: take.bk2" in window.statusBar().currentMessage()
