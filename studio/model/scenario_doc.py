@@ -116,16 +116,13 @@ class ScenarioDocument:
         self._load_scripts()
         self._relint()
         self._rebuild()
-        session.after_frame.append(self._after_frame)
+        session.on("after_frame", self._after_frame)
         session.on("frame", self._frame_changed)
 
     def close(self) -> None:
         """Stops evaluating (the session keeps running)."""
-        if self._after_frame in self.session.after_frame:
-            self.session.after_frame.remove(self._after_frame)
-        frame_listeners = self.session.listeners["frame"]
-        if self._frame_changed in frame_listeners:
-            frame_listeners.remove(self._frame_changed)
+        self.session.off("after_frame", self._after_frame)
+        self.session.off("frame", self._frame_changed)
 
     def on_change(self, callback: Callable[[], None]) -> None:
         """``callback()`` after every edit (the document, its findings and evaluator are up to date)."""

@@ -86,14 +86,21 @@ class Session:
         self.recorder = None
         self.player = None  # a Movie being played back (read-only)
         self.episodes: dict | None = None  # episode recording: folder, players, next index, game data
-        self.listeners: dict[str, list[Callable[[], None]]] = {"frame": [], "paused": [], "movie": []}
-        # Called after every emulated frame (not once per tick): freezes, per-frame sampling.
-        self.after_frame: list[Callable[[], None]] = []
+        # "after_frame" hooks run after every emulated frame (not once per tick): freezes, sampling.
+        self.listeners: dict[str, list[Callable[[], None]]] = {
+            "frame": [], "paused": [], "movie": [], "after_frame": []
+        }
+        self.after_frame = self.listeners["after_frame"]
 
     # ---- observers ----
 
     def on(self, event: str, callback: Callable[[], None]) -> None:
         self.listeners[event].append(callback)
+
+    def off(self, event: str, callback: Callable[[], None]) -> None:
+        """Stops calling ``callback`` for ``event`` (nothing happens if it was not registered)."""
+        if callback in self.listeners[event]:
+            self.listeners[event].remove(callback)
 
     def _emit(self, event: str) -> None:
         for callback in self.listeners[event]:

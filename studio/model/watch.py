@@ -74,16 +74,13 @@ class Watch:
         self._last_frame = session.frame
         self._space = None
         self._unmapped: set[str] = set()
-        session.after_frame.append(self._after_frame)
+        session.on("after_frame", self._after_frame)
         session.on("frame", self._frame_changed)
 
     def close(self) -> None:
         """Stops freezing and sampling (the session keeps running)."""
-        if self._after_frame in self.session.after_frame:
-            self.session.after_frame.remove(self._after_frame)
-        frame_listeners = self.session.listeners["frame"]
-        if self._frame_changed in frame_listeners:
-            frame_listeners.remove(self._frame_changed)
+        self.session.off("after_frame", self._after_frame)
+        self.session.off("frame", self._frame_changed)
 
     # ---- data.json ----
 

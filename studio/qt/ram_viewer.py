@@ -8,9 +8,7 @@ changed are highlighted, fading over about a second of play. All writes go throu
 
 from __future__ import annotations
 
-import time
-
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,6 +28,7 @@ from emucore.datatypes import parse_type
 from studio.model.ram import REFRESH_HZ, Ram
 from studio.model.watch import AddressFreeze, Watch
 from studio.qt.hex_view import HexView
+from studio.qt.throttle import Throttle
 
 READOUT_COLUMNS = 3
 
@@ -48,10 +47,7 @@ class RamViewer(QWidget):
         self.session = watch.session
         self.ram = Ram(self.session.emulator)
         self._space = self.session.emulator.memory
-        self._last_refresh = -float("inf")
-        self._pending = QTimer(self)
-        self._pending.setSingleShot(True)
-        self._pending.timeout.connect(self.refresh)
+        self._throttle = Throttle(self, REFRESH_HZ, self.refresh)
 
         self.regions = QComboBox()
         self.regions.setToolTip("Address-space blocks use data.json addresses; raw regions are the core's buffers")
@@ -101,8 +97,7 @@ class RamViewer(QWidget):
         self._freezes_changed()
 
     def _detach(self) -> None:
-        if self._frame in self.session.listeners["frame"]:
-            self.session.listeners["frame"].remove(self._frame)
+        self.session.off("frame", self._frame)
         if self._freezes_changed in self.watch.listeners:
             self.watch.listeners.remove(self._freezes_changed)
 
@@ -122,11 +117,7 @@ class RamViewer(QWidget):
         """The session ran or rewound frames: refresh at most 30 times a second, and once more at the end."""
         if not self.isVisible():
             return
-        wait = self._last_refresh + 1.0 / REFRESH_HZ - time.monotonic()
-        if wait <= 0:
-            self.refresh()
-        elif not self._pending.isActive():
-            self._pending.start(int(wait * 1000) + 1)
+        self._throttle.request()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -134,7 +125,7 @@ class RamViewer(QWidget):
 
     def refresh(self) -> None:
         """Re-reads memory now: change ages, the visible bytes and the readout."""
-        self._last_refresh = time.monotonic()
+        now = self._throttle.mark()
         try:
             space = self.session.emulator.memory
         except RuntimeError:  # the session was closed
@@ -143,7 +134,7 @@ class RamViewer(QWidget):
             self._space = space
             self.ram.reload_regions()
             self._fill_regions(keep=True)
-        self.ram.refresh(self.session.frame, now=self._last_refresh, force=True)  # throttled here already
+        self.ram.refresh(self.session.frame, now=now, force=True)  # throttled here already
         self.hex.viewport().update()
         self._update_readout()
 

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QStyledItemDelegate,
     QTableView,
     QTabWidget,
     QTextEdit,
@@ -39,6 +38,7 @@ from emucore.integration import Finding
 from emucore.scenario import OPS
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
+from studio.qt.delegates import ChoiceDelegate
 
 REFRESH_MS = 100  # 10 Hz
 VARIABLE, MEASUREMENT, OP, REFERENCE, REWARD, PENALTY = range(6)
@@ -152,29 +152,6 @@ class RewardTermsModel(QAbstractTableModel):
             fields[("reference", "reward", "penalty")[column - REFERENCE]] = number
         self.doc.set_reward_term(name, **fields)
         return True
-
-
-class ChoiceDelegate(QStyledItemDelegate):
-    """Edits a cell with a combo box of choices (``choices()`` is called per edit)."""
-
-    def __init__(self, choices, editable: bool = False, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.choices = choices
-        self.editable = editable
-
-    def createEditor(self, parent: QWidget, option, index: Index) -> QWidget:  # noqa: N802
-        combo = QComboBox(parent)
-        combo.setEditable(self.editable)
-        combo.addItems(list(self.choices()))
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: Index) -> None:  # noqa: N802
-        assert isinstance(editor, QComboBox)
-        editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole)))
-
-    def setModelData(self, editor: QWidget, model, index: Index) -> None:  # noqa: N802
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
 
 
 class ScenarioEditor(QWidget):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from emucore.search import OPS, Candidates
 from studio.model.searches import TYPE_PRESETS, SearchBook
+from studio.qt.throttle import Throttle
 
 REFRESH_HZ = 10.0
 CHUNK = 256  # rows decoded together
@@ -218,10 +219,7 @@ class MemorySearchPanel(QWidget):
         self.session = session
         self.book = book or SearchBook(lambda: self.session.emulator)
         self.on_make_variable = on_make_variable
-        self._last_refresh = -float("inf")
-        self._pending = QTimer(self)
-        self._pending.setSingleShot(True)
-        self._pending.timeout.connect(self.refresh_values)
+        self._throttle = Throttle(self, REFRESH_HZ, self.refresh_values)
 
         self.names = QComboBox()
         self.names.setToolTip("Searches side by side: each keeps its own candidates and history")
@@ -293,9 +291,7 @@ class MemorySearchPanel(QWidget):
         self.session.on("frame", self._frame)
 
     def _detach(self) -> None:
-        listeners = getattr(self.session, "listeners", {}).get("frame", [])
-        if self._frame in listeners:
-            listeners.remove(self._frame)
+        self.session.off("frame", self._frame)
 
     def set_session(self, session: Any, book: SearchBook | None = None) -> None:
         """Searches another game (after the window opened another one)."""
@@ -311,18 +307,14 @@ class MemorySearchPanel(QWidget):
     def close_panel(self) -> None:
         """Stops listening to the session and lets go of the candidates (before the game closes)."""
         self._detach()
-        self._pending.stop()
+        self._throttle.stop()
         self.model.set_candidates(None)
 
     def _frame(self) -> None:
         """Frames ran: refresh the visible values at most 10 times a second, and once at the end."""
         if not self.isVisible():
             return
-        wait = self._last_refresh + 1.0 / REFRESH_HZ - time.monotonic()
-        if wait <= 0:
-            self.refresh_values()
-        elif not self._pending.isActive():
-            self._pending.start(int(wait * 1000) + 1)
+        self._throttle.request()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -341,7 +333,7 @@ class MemorySearchPanel(QWidget):
 
     def refresh_values(self) -> None:
         """Re-reads the values of the rows in view now."""
-        self._last_refresh = time.monotonic()
+        self._throttle.mark()
         first, last = self.visible_rows()
         if first >= 0:
             self.model.refresh_values(first, last)

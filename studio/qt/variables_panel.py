@@ -7,21 +7,18 @@ samples themselves are taken every frame by the model and follow rewinds.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
-    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -29,6 +26,8 @@ from PySide6.QtWidgets import (
 
 from studio.model.ram import DEFAULT_TYPES, parse_number
 from studio.model.watch import Watch
+from studio.qt.delegates import ChoiceDelegate
+from studio.qt.throttle import Throttle
 
 REFRESH_HZ = 15.0
 NAME, ADDRESS, TYPE, MASK, VALUE, FREEZE = range(6)
@@ -154,28 +153,6 @@ class VariablesModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, VALUE), self.index(len(self.names) - 1, VALUE))
 
 
-class TypeDelegate(QStyledItemDelegate):
-    """Edits a type string in an editable combo box listing the system's types."""
-
-    def __init__(self, types: tuple[str, ...], parent: QWidget | None = None):
-        super().__init__(parent)
-        self.types = types
-
-    def createEditor(self, parent: QWidget, option, index: Index) -> QWidget:  # noqa: N802
-        combo = QComboBox(parent)
-        combo.setEditable(True)
-        combo.addItems(self.types)
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: Index) -> None:  # noqa: N802
-        assert isinstance(editor, QComboBox)
-        editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole)))
-
-    def setModelData(self, editor: QWidget, model, index: Index) -> None:  # noqa: N802
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
-
-
 class VariablesPanel(QWidget):
     """The integration's variables: edit, poke, freeze and plot them.
 
@@ -187,10 +164,7 @@ class VariablesPanel(QWidget):
     def __init__(self, watch: Watch, parent: QWidget | None = None):
         super().__init__(parent)
         self.watch = watch
-        self._last_refresh = -float("inf")
-        self._pending = QTimer(self)
-        self._pending.setSingleShot(True)
-        self._pending.timeout.connect(self.refresh)
+        self._throttle = Throttle(self, REFRESH_HZ, self.refresh)
 
         self.model = VariablesModel(watch, self._say)
         self.table = QTableView()
@@ -203,7 +177,7 @@ class VariablesPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.setAlternatingRowColors(True)
-        self.type_delegate = TypeDelegate(self._types(), self.table)
+        self.type_delegate = ChoiceDelegate(self._types, editable=True, parent=self.table)
         self.table.setItemDelegateForColumn(TYPE, self.type_delegate)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -262,9 +236,7 @@ class VariablesPanel(QWidget):
         self.watch.listeners.append(self._variables_changed)
 
     def _detach(self) -> None:
-        listeners = self.watch.session.listeners["frame"]
-        if self._frame in listeners:
-            listeners.remove(self._frame)
+        self.watch.session.off("frame", self._frame)
         if self._variables_changed in self.watch.listeners:
             self.watch.listeners.remove(self._variables_changed)
 
@@ -273,7 +245,6 @@ class VariablesPanel(QWidget):
         self._detach()
         self.watch = watch
         self.model.watch = watch
-        self.type_delegate.types = self._types()
         self._attach()
         self._variables_changed()
 
@@ -281,11 +252,7 @@ class VariablesPanel(QWidget):
         """Frames ran or went back: refresh values and plot at most 15 times a second, and once at the end."""
         if not self.isVisible():
             return
-        wait = self._last_refresh + 1.0 / REFRESH_HZ - time.monotonic()
-        if wait <= 0:
-            self.refresh()
-        elif not self._pending.isActive():
-            self._pending.start(int(wait * 1000) + 1)
+        self._throttle.request()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -293,7 +260,7 @@ class VariablesPanel(QWidget):
 
     def refresh(self) -> None:
         """Re-reads the live values and redraws the plot now."""
-        self._last_refresh = time.monotonic()
+        self._throttle.mark()
         if self.table.state() != QAbstractItemView.State.EditingState:
             self.model.refresh_values()
         for name, curve in self.curves.items():

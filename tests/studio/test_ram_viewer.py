@@ -112,10 +112,10 @@ def test_add_variable_from_the_menu_saves_it(viewer):
 
 def test_refresh_is_throttled_with_a_final_refresh(qtbot, viewer):
     viewer.refresh()
-    before = viewer._last_refresh
+    before = viewer._throttle.last
     viewer.session.advance(1)  # right after a refresh: postponed, not dropped
-    assert viewer._last_refresh == before and viewer._pending.isActive()
-    qtbot.waitUntil(lambda: viewer._last_refresh > before, timeout=1000)
+    assert viewer._throttle.last == before and viewer._throttle.pending
+    qtbot.waitUntil(lambda: viewer._throttle.last > before, timeout=1000)
 
 
 def test_another_game_replaces_the_session(viewer, demo):

@@ -15,7 +15,7 @@ B = 1 << 0
 
 
 class FakeSession:
-    """What the panel needs of a Session: ``emulator``, ``on("frame", ...)`` and ``listeners``."""
+    """What the panel needs of a Session: ``emulator``, ``on``/``off("frame", ...)`` and ``listeners``."""
 
     def __init__(self) -> None:
         self.emulator = Emulator(GENESIS_ROM)
@@ -24,6 +24,10 @@ class FakeSession:
 
     def on(self, event: str, callback) -> None:
         self.listeners[event].append(callback)
+
+    def off(self, event: str, callback) -> None:
+        if callback in self.listeners[event]:
+            self.listeners[event].remove(callback)
 
     def advance(self, frames: int, mask: int = 0) -> None:
         self.emulator.set_button_mask(mask)
