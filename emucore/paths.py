@@ -1,4 +1,4 @@
-"""Where emucore finds its data: the repository's ``cores/`` and ``integrations/`` folders."""
+"""Where emucore finds its data: the repository's ``cores/`` and ``integrations/`` folders, and the studio's."""
 
 from __future__ import annotations
 
@@ -22,3 +22,17 @@ def user_data_dir() -> Path:
     """Per-user data (system/BIOS files), following the XDG convention."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "emucore"
+
+
+def studio_data_dir() -> Path:
+    """The studio's per-user data folder: ``RETRO_STUDIO_DATA``, else ``$XDG_DATA_HOME/retro-studio``."""
+    override = os.environ.get("RETRO_STUDIO_DATA")
+    if override:
+        return Path(override).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "retro-studio"
+
+
+def studio_integrations_dir() -> Path:
+    """The integrations the studio creates; a standard lookup place (STABLE set) of ``emucore.data``."""
+    return studio_data_dir() / "integrations"

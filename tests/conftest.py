@@ -24,6 +24,14 @@ def airstriker_folder() -> Path | None:
     return folder if (folder / "rom.md").is_file() else None
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_user_studio_data(tmp_path_factory):
+    """The studio's data folder is a lookup place of emucore: never the user's in tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RETRO_STUDIO_DATA", str(tmp_path_factory.mktemp("studio-data")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def airstriker() -> Path:
     """The Airstriker-Genesis-v0 integration folder of the stable-retro wheel."""
@@ -31,6 +39,26 @@ def airstriker() -> Path:
     if folder is None:
         pytest.skip("stable-retro (with Airstriker-Genesis-v0) is not installed")
     return folder
+
+
+@pytest.fixture
+def ale_rom(tmp_path):
+    """A copy of an Atari 2600 ROM from the ale-py wheel, under a new file name with the ``.a26`` extension."""
+
+    def copy(name: str, as_name: str) -> Path:
+        try:
+            import ale_py.roms
+        except ImportError:
+            pytest.skip("ale-py (which ships the Atari 2600 ROMs) is not installed")
+        source = Path(ale_py.roms.__file__).parent / f"{name}.bin"
+        if not source.is_file():
+            pytest.skip(f"ale-py has no {name}.bin")
+        target = tmp_path / "roms" / as_name
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(source.read_bytes())
+        return target
+
+    return copy
 
 
 def require_core(lib: str) -> None:

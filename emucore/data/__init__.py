@@ -8,7 +8,9 @@ Data roots
       folder of an installed stable-retro, found with ``importlib.util.find_spec`` (its
       compiled module is never imported). It holds the ``stable``, ``experimental`` and
       ``contrib`` sets. With neither, those sets are simply absent.
-    * **our repository's** ``integrations/`` folder: part of the STABLE set.
+    * **the studio's** integrations (``$RETRO_STUDIO_DATA/integrations``, by default
+      ``~/.local/share/retro-studio/integrations``) and **our repository's** ``integrations/``
+      folder: part of the STABLE set, so ``make(name)`` finds what the studio created.
     * **custom folders**: ``EMUCORE_DATA_PATH`` (``os.pathsep``-separated folders of game
       folders), then those registered with ``Integrations.add_custom_path`` /
       :func:`add_custom_integration`, in registration order. While ``EMUCORE_DATA_PATH`` names
@@ -20,8 +22,12 @@ Lookup order (``Integrations.paths``; only the sets enabled in the mask take par
     2. ``<root>/experimental``                   (EXPERIMENTAL_ONLY)
     3. ``EMUCORE_DATA_PATH`` folders, in order   (CUSTOM_ONLY)
     4. registered custom folders, in order       (CUSTOM_ONLY)
-    5. our ``integrations/``                      (STABLE)
-    6. ``<root>/stable``                         (STABLE)
+    5. the studio's integrations                 (STABLE)
+    6. our ``integrations/``                      (STABLE)
+    7. ``<root>/stable``                         (STABLE)
+
+A ``game`` argument that is a path to a game folder (it holds a path separator) is looked up in
+that folder alone, whatever the mask: ``make("path/to/MyGame-Nes")`` runs exactly that folder.
 
 Each file of a game is resolved on its own (:func:`get_file_path`): the first folder holding
 ``<folder>/<game>/<file>`` wins, so ``rom.md`` may come from ``stable`` and
@@ -57,11 +63,13 @@ from emucore.data.integrations import (
 from emucore.data.lookup import (
     GameInfo,
     find_games,
+    game_name,
     get_fbneo_rom_name,
     get_file_path,
     get_original_romfile_path,
     get_romfile_path,
     is_fbneo_game,
+    is_game_folder_path,
     list_games,
     list_scenarios,
     list_states,
@@ -90,6 +98,7 @@ __all__ = [
     "custom_paths",
     "env_custom_paths",
     "find_games",
+    "game_name",
     "get_fbneo_rom_name",
     "get_file_path",
     "get_known_hashes",
@@ -99,6 +108,7 @@ __all__ = [
     "get_system_info",
     "groom_rom",
     "is_fbneo_game",
+    "is_game_folder_path",
     "list_games",
     "list_scenarios",
     "list_states",

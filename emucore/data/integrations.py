@@ -10,7 +10,7 @@ import os
 from functools import cache
 
 from emucore.corefinder import stable_retro_cores_dir
-from emucore.paths import integrations_dir
+from emucore.paths import integrations_dir, studio_integrations_dir
 
 _STABLE, _EXPERIMENTAL, _CONTRIB, _CUSTOM, _ALL, _DEFAULT = 1, 2, 4, 8, 15, 16
 
@@ -100,9 +100,9 @@ class Integrations(enum.Flag):
         """The set folders searched, in lookup order, as absolute paths.
 
         ``contrib``, ``experimental``, the custom folders (``EMUCORE_DATA_PATH`` first, then
-        registration order), our ``integrations/``, stable-retro's ``stable``. Only the enabled
-        sets take part. stable-retro returns names relative to the data root (``"stable"``);
-        ``os.path.join(path(), p)`` gives the same folder for both forms.
+        registration order), the studio's integrations, our ``integrations/``, stable-retro's
+        ``stable``. Only the enabled sets take part. stable-retro returns names relative to the
+        data root (``"stable"``); ``os.path.join(path(), p)`` gives the same folder for both forms.
         """
         value = self.resolve()._value_
         root = path()
@@ -114,6 +114,7 @@ class Integrations(enum.Flag):
         if value & _CUSTOM:
             found.extend(custom_paths())
         if value & _STABLE:
+            found.append(str(studio_integrations_dir().absolute()))
             found.append(str(integrations_dir()))
             if root:
                 found.append(os.path.join(root, "stable"))

@@ -13,6 +13,23 @@ from emucore.data.systeminfo import EMU_EXTENSIONS, system_from_game_name
 _ROM_NAMES = tuple(f"rom{ext}" for ext in EMU_EXTENSIONS)
 
 
+def is_game_folder_path(game: str) -> bool:
+    """Whether ``game`` names a game folder by path (it holds a separator) rather than by name."""
+    return os.sep in game or bool(os.altsep and os.altsep in game)
+
+
+def game_name(game: str) -> str:
+    """The game's name: ``game`` itself, or the last part of a game folder's path."""
+    return os.path.basename(os.path.normpath(game)) if is_game_folder_path(game) else game
+
+
+def _game_dirs(game: str, inttype: Integrations | int) -> list[str]:
+    """The folders a game's files are looked for in, in order: the folder itself when given by path."""
+    if is_game_folder_path(game):
+        return [os.path.abspath(os.path.expanduser(game))]
+    return [os.path.join(folder, game) for folder in resolve(inttype).paths]
+
+
 def get_file_path(
     game: str, file: str | os.PathLike[str], inttype: Integrations | int = Integrations.DEFAULT
 ) -> str | None:
@@ -21,15 +38,16 @@ def get_file_path(
     Each file is resolved on its own, so one game's files may come from different sets.
 
     Args:
-        game: The game folder name, e.g. ``"Airstriker-Genesis-v0"``.
+        game: The game folder name, e.g. ``"Airstriker-Genesis-v0"``, or a path to a game folder
+            (then only that folder is searched).
         file: A file name inside the game folder. An absolute path is returned as-is if it exists.
         inttype: The sets to search.
     """
     file = os.fspath(file)
     if os.path.isabs(file):
         return file if os.path.exists(file) else None
-    for folder in resolve(inttype).paths:
-        candidate = os.path.join(folder, game, file)
+    for game_dir in _game_dirs(game, inttype):
+        candidate = os.path.join(game_dir, file)
         if os.path.exists(candidate):
             return candidate
     return None
@@ -41,10 +59,10 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
     Raises:
         FileNotFoundError: ``"No romfiles found for game: <game>"``.
     """
-    folders = resolve(inttype).paths
+    game_dirs = _game_dirs(game, inttype)
     for name in _ROM_NAMES:
-        for folder in folders:
-            candidate = os.path.join(folder, game, name)
+        for game_dir in game_dirs:
+            candidate = os.path.join(game_dir, name)
             if os.path.exists(candidate):
                 return candidate
     raise FileNotFoundError(f"No romfiles found for game: {game}")
@@ -111,8 +129,7 @@ def list_games(inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
 def _game_files(game: str, inttype: Integrations | int, suffix: str) -> list[tuple[str, str]]:
     """``(folder, name)`` of every ``*<suffix>`` file of the game, across the sets (hidden names skipped)."""
     found = []
-    for folder in resolve(inttype).paths:
-        game_dir = os.path.join(folder, game)
+    for game_dir in _game_dirs(game, inttype):
         for name in _listdir(game_dir, strict=False):
             if name.endswith(suffix) and len(name) > len(suffix) and not name.startswith("."):
                 found.append((game_dir, name))

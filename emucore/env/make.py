@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from emucore import data as retro_data
@@ -9,11 +10,14 @@ from emucore.enums import State
 from emucore.env.retro_env import RetroEnv
 
 
-def make(game: str, state: Any = State.DEFAULT, inttype: Any = None, **kwargs: Any) -> RetroEnv:
+def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any = None, **kwargs: Any) -> RetroEnv:
     """A RetroEnv for ``game``; FileNotFoundError, as stable-retro words it, if its ROM is missing.
 
-    ``inttype`` defaults to the process-wide default set of integrations (see ``emucore.data``).
+    ``game`` is a game name, looked up in the integration sets, or a path to a game folder
+    (``"./MyGame-Nes"``), which is used alone. ``inttype`` defaults to the process-wide default
+    set of integrations (see ``emucore.data``).
     """
+    game = os.fspath(game)
     inttype = retro_data.resolve(retro_data.Integrations.DEFAULT if inttype is None else inttype)
     try:
         retro_data.get_romfile_path(game, inttype)

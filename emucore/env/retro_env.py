@@ -43,7 +43,7 @@ class RetroEnv(gym.Env, EzPickle):
 
     def __init__(
         self,
-        game: str,
+        game: str | os.PathLike[str],
         state: State | str | None = State.DEFAULT,
         scenario: str | None = None,
         info: str | None = None,
@@ -64,7 +64,11 @@ class RetroEnv(gym.Env, EzPickle):
             raise ValueError(f"render_mode must be None, 'human' or 'rgb_array', not {render_mode!r}")
         if players not in (1, 2):
             raise ValueError(f"players must be 1 or 2, not {players!r}")
-        self.gamename = game
+        game = os.fspath(game)
+        if retro_data.is_game_folder_path(game):
+            game = os.path.abspath(os.path.expanduser(game))
+        self.gamename = retro_data.game_name(game)
+        self._game_lookup = game  # a name, or a game folder's path (then only that folder is used)
         self.inttype = inttype
         self.players = players
         self._obs_type = Observations(obs_type)
@@ -336,7 +340,7 @@ class RetroEnv(gym.Env, EzPickle):
         inttype = self.inttype if inttype is None else retro_data.resolve(inttype)
         if not statename.endswith(".state"):
             statename += ".state"
-        path = retro_data.get_file_path(self.gamename, statename, inttype)
+        path = retro_data.get_file_path(self._game_lookup, statename, inttype)
         if not path:
             raise FileNotFoundError(f"state {statename} of {self.gamename} not found in {inttype}")
         self.initial_state = read_state_file(path)

@@ -463,7 +463,7 @@ def _hash(array: np.ndarray) -> int:
 
 
 def run_episodes(
-    game: str,
+    game: str | Path,
     *,
     state: str | None = None,
     scenario: str | None = None,
@@ -478,7 +478,7 @@ def run_episodes(
     """Plays ``episodes`` episodes of ``game`` headless with ``agent`` and reports on them.
 
     Args:
-        game: The integration name.
+        game: The integration's folder (what the studio has open), or a name looked up in ``inttype``.
         state: A state name or path (None: the game's default state).
         scenario: A scenario name or ``.json`` path (None: ``scenario.json``).
         agent: The agent; its ``env_kwargs`` pick the action and observation types.
@@ -501,7 +501,7 @@ def run_episodes(
         render_mode=None,
         **agent.env_kwargs,
     )
-    report = RunReport(game, state, scenario, agent.name, _buttons(env))
+    report = RunReport(env.gamename, state, scenario, agent.name, _buttons(env))
     folder = Path(tempfile.mkdtemp(prefix="agent-run-"))
     best_path: Path | None = None
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
@@ -58,19 +59,20 @@ class _Bridge(QObject):
 
 
 class AgentDialog(QDialog):
-    """Runs an agent on ``game`` from ``state`` (None: the default state) and shows the results.
+    """Runs an agent on the integration in ``folder`` from ``state`` (None: the default state) and shows the results.
 
     Args:
-        game: The integration name (as ``emucore.make`` takes it).
+        folder: The integration folder (the one the session has open; never looked up by name).
         state: A state name or path, or None for the game's default state.
         parent: The parent widget.
         scenario: A scenario name or ``.json`` path to start with (None: ``scenario.json``).
     """
 
-    def __init__(self, game: str, state: str | None, parent: QWidget | None = None, scenario: str | None = None):
+    def __init__(self, folder: Path, state: str | None, parent: QWidget | None = None, scenario: str | None = None):
         super().__init__(parent)
-        self.setWindowTitle(f"Run agent - {game}")
-        self.game = game
+        self.setWindowTitle(f"Run agent - {folder.name}")
+        self.folder = folder
+        self.game = folder.name
         self.state = state
         self.report: RunReport | None = None
         self._thread: threading.Thread | None = None
@@ -230,7 +232,7 @@ class AgentDialog(QDialog):
 
     def _work(self, kwargs: dict) -> None:
         try:
-            report = run_episodes(self.game, **kwargs)
+            report = run_episodes(self.folder, **kwargs)
         except Exception as exc:
             self._bridge.failed.emit(f"{type(exc).__name__}: {exc}")
             return

@@ -13,7 +13,7 @@ import pytest
 
 from emucore import data
 from emucore.data import DefaultIntegrations, Integrations
-from emucore.paths import integrations_dir
+from emucore.paths import integrations_dir, studio_integrations_dir
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 OURS = str(integrations_dir())
@@ -99,14 +99,15 @@ def test_paths_order(tmp_path, monkeypatch):
     Integrations.add_custom_path(a)
     Integrations.add_custom_path(b)
     assert data.path() == str(root)
-    expected = [str(root / "contrib"), str(root / "experimental"), str(a), str(b), OURS, str(root / "stable")]
+    studio = str(studio_integrations_dir())
+    expected = [str(root / "contrib"), str(root / "experimental"), str(a), str(b), studio, OURS, str(root / "stable")]
     assert Integrations.ALL.paths == expected
-    assert Integrations.STABLE.paths == [OURS, str(root / "stable")]
+    assert Integrations.STABLE.paths == [studio, OURS, str(root / "stable")]
     assert Integrations.CUSTOM_ONLY.paths == [str(a), str(b)]
     assert Integrations(6).paths == [str(root / "contrib"), str(root / "experimental")]
     monkeypatch.setenv("EMUCORE_DATA_PATH", os.pathsep.join([str(env), ""]))
     assert Integrations.CUSTOM_ONLY.paths == [str(env), str(a), str(b)]
-    assert Integrations.DEFAULT.paths == [str(env), str(a), str(b), OURS, str(root / "stable")]
+    assert Integrations.DEFAULT.paths == [str(env), str(a), str(b), studio, OURS, str(root / "stable")]
     Integrations.clear_custom_paths()
     assert Integrations.CUSTOM_ONLY.paths == [str(env)]
 

@@ -15,6 +15,7 @@ from studio.model.agents import (
     RightBiasedAgent,
     run_episodes,
 )
+from tests.conftest import ROOT
 
 GAMES = ["StudioDemo-Nes", "StudioDemo-Genesis"]
 FRAME_50 = {"variables": {"frame": {"op": "greater-or-equal", "reference": 50}}}
@@ -135,7 +136,7 @@ def test_dialog_runs_on_a_worker(qtbot, tmp_path):
     from studio.qt.agent_dialog import AgentDialog
 
     short = scenario(tmp_path, "short", FRAME_50, SCORE)
-    dialog = AgentDialog("StudioDemo-Nes", None, None, scenario=short)
+    dialog = AgentDialog(ROOT / "integrations" / "StudioDemo-Nes", None, None, scenario=short)
     qtbot.addWidget(dialog)
     dialog.agent_box.setCurrentText("Right-biased")
     dialog.episodes_box.setValue(2)

@@ -1,0 +1,56 @@
+"""``gymnasium.make("emucore/...")`` works in an interpreter that never imported emucore."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+FRESH = """
+import json, sys
+assert not any(m == "emucore" or m.startswith("emucore.") for m in sys.modules), "emucore imported at start"
+import gymnasium
+env = gymnasium.make(sys.argv[1])
+obs, info = env.reset(seed=0)
+obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+print(json.dumps({"shape": list(obs.shape), "game": env.unwrapped.gamename}))
+env.close()
+"""
+
+
+def run_fresh(env_id: str, **env: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", FRESH, env_id], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **env}, cwd=os.path.expanduser("~"))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(("game", "shape"), [("StudioDemo-Genesis", [224, 320, 3]), ("StudioDemo-Nes", [224, 240, 3])])
+def test_make_in_a_fresh_interpreter(game, shape):
+    assert run_fresh(f"emucore/{game}") == {"shape": shape, "game": game}
+
+
+def test_studio_integrations_are_ids_in_a_fresh_interpreter(tmp_path, ale_rom, monkeypatch):
+    from studio.model.session import Session
+
+    data = tmp_path / "studio-data"
+    monkeypatch.setenv("RETRO_STUDIO_DATA", str(data))
+    session = Session(ale_rom("pong", "Video Olympics (1977).a26"))
+    session.emulator.close()
+    assert session.folder == data / "integrations" / "VideoOlympics-Atari2600"
+    found = run_fresh("emucore/VideoOlympics-Atari2600", RETRO_STUDIO_DATA=str(data))
+    assert found == {"shape": [210, 160, 3], "game": "VideoOlympics-Atari2600"}
+
+
+def test_the_hook_registers_cheaply():
+    """The ids come from folder listings, not ``gymnasium.register``'s all-pairs checks."""
+    import gymnasium
+
+    from emucore.env.registration import register_games
+
+    register_games()
+    spec = gymnasium.spec("emucore/StudioDemo-Nes")
+    assert spec.entry_point == "emucore.env.make:make" and spec.kwargs["game"] == "StudioDemo-Nes"
