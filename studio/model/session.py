@@ -17,6 +17,7 @@ import numpy as np
 
 from emucore import Emulator
 from emucore.integration import Integration
+from emucore.paths import studio_data_dir, studio_integrations_dir
 from emucore.systems import System, system_for_path
 from studio.model.clock import FrameClock
 from studio.model.rewind import RewindBuffer
@@ -26,14 +27,6 @@ PLAYERS = 2
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
 REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
 AUDIO_QUEUE_FRAMES = 30
-
-
-def data_dir() -> Path:
-    override = os.environ.get("RETRO_STUDIO_DATA")
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "retro-studio"
 
 
 def integration_name_for(rom: Path, system: System) -> str:
@@ -51,7 +44,7 @@ def integration_folder_for(rom: Path) -> tuple[Path, bool]:
     if rom.stem == "rom" and (rom.parent / "rom.sha").exists():
         return rom.parent, False
     system = system_for_path(rom)
-    folder = data_dir() / "integrations" / integration_name_for(rom, system)
+    folder = studio_integrations_dir() / integration_name_for(rom, system)
     if (folder / "rom.sha").exists():
         return folder, False
     integration = Integration.new(folder.name, rom)
@@ -69,12 +62,12 @@ class Session:
         roms = sorted(p for p in self.folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
         self.emulator = Emulator(roms[0] if roms else rom, core=core)
         self.name = self.folder.name
-        self.states = StateLibrary(self.folder, data_dir() / "workspaces" / self.name)
+        self.states = StateLibrary(self.folder, studio_data_dir() / "workspaces" / self.name)
         self.state_name: str | None = None
         if state_path is not None:
             self.emulator.load_state_file(state_path)
             self.state_name = Path(state_path).stem
-        self.start_state = self.emulator.get_state()
+        self.start_state = self.emulator.get_state()  # what Ctrl+R goes back to: the state last loaded
         self.clock = FrameClock(self.emulator.get_screen_rate())
         fps = self.emulator.get_screen_rate()
         self.rewind = RewindBuffer(max_states=int(rewind_seconds * fps / REWIND_EVERY))
@@ -87,10 +80,13 @@ class Session:
         self.player = None  # a Movie being played back (read-only)
         self.episodes: dict | None = None  # episode recording: folder, players, next index, game data
         # "after_frame" hooks run after every emulated frame (not once per tick): freezes, sampling.
+        # "notice": ``notice`` holds a line for the status bar ("loaded slot 3").
         self.listeners: dict[str, list[Callable[[], None]]] = {
-            "frame": [], "paused": [], "movie": [], "after_frame": []
+            "frame": [], "paused": [], "movie": [], "after_frame": [], "notice": []
         }
         self.after_frame = self.listeners["after_frame"]
+        self.notice = ""
+        self._draw_current_state()
 
     # ---- observers ----
 
@@ -105,6 +101,18 @@ class Session:
     def _emit(self, event: str) -> None:
         for callback in self.listeners[event]:
             callback()
+
+    def _say(self, notice: str) -> None:
+        self.notice = notice
+        self._emit("notice")
+
+    def _draw_current_state(self) -> None:
+        """The core draws only when it runs: one idle frame paints the state now set, which is then put back."""
+        state = self.emulator.get_state()
+        for player in range(PLAYERS):
+            self.emulator.set_button_mask(0, player)
+        self.emulator.step()
+        self.emulator.set_state(state)
 
     @property
     def system(self) -> System:
@@ -188,9 +196,7 @@ class Session:
             self.emulator.set_state(state)
             self.frame = frame
         if went:
-            self.emulator.set_button_mask(0, 0)
-            self.emulator.step()  # a frame so the screen shows the rewound state
-            self.emulator.set_state(state)
+            self._draw_current_state()
             self._emit("frame")
         return went
 
@@ -217,42 +223,52 @@ class Session:
         self.emulator.set_state(self.start_state)
         self.frame = 0
         self.rewind.clear()
+        self._draw_current_state()
         self._emit("frame")
 
     def hard_reset(self) -> None:
         """The console's reset button."""
         self.emulator.reset()
         self.rewind.clear()
+        self._draw_current_state()
         self._emit("frame")
+        self._say("console reset")
 
     # ---- states ----
 
     def save_state(self, name: str) -> None:
         self.states.save(name, self.emulator.get_state(), self.frame, self.emulator.get_frame())
+        self._say(f"saved state {name}")
 
     def load_state(self, name: str) -> None:
-        self._load(self.states.load(name))
+        self._load(self.states.load(name), f"state {name}")
         self.state_name = name
 
     def save_slot(self, slot: int) -> None:
         self.states.save_slot(slot, self.emulator.get_state(), self.frame, self.emulator.get_frame())
+        self._say(f"saved slot {slot}")
 
     def load_slot(self, slot: int) -> bool:
         state = self.states.load_slot(slot)
         if state is None:
+            self._say(f"slot {slot} is empty")
             return False
-        self._load(state)
+        self._load(state, f"slot {slot}")
         return True
 
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
         from emucore.integration import read_state_file
 
-        self._load(read_state_file(Path(path)))
+        self._load(read_state_file(Path(path)), str(path))
 
-    def _load(self, state: bytes) -> None:
+    def _load(self, state: bytes, what: str) -> None:
+        """Loads ``state``, which also becomes the reset target, and repaints at once (paused or not)."""
         self.emulator.set_state(state)
+        self.start_state = state
         self.rewind.clear()
+        self._draw_current_state()
         self._emit("frame")
+        self._say(f"loaded {what}")
 
     # ---- movies ----
 
@@ -340,6 +356,8 @@ class Session:
         state = movie.get_state()
         if state:
             self.emulator.set_state(state)
+        else:
+            self.emulator.reset()  # recorded from power-on
         movie.step()  # line 0 is the reset frame: replay it with the buttons released
         for player in range(PLAYERS):
             self.emulator.set_button_mask(0, player)
@@ -347,6 +365,7 @@ class Session:
         self.player = movie
         self.rewind.clear()
         self.frame = 0
+        self._emit("frame")
         self._emit("movie")
 
     def stop_movie(self) -> None:

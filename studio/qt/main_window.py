@@ -30,10 +30,12 @@ TICK_MS = 4
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, session: Session, settings: Settings | None = None, recovery: Recovery | None = None):
+    def __init__(self, session: Session, settings: Settings | None = None, recovery: Recovery | None = None,
+                 *, persist: bool = True):
         super().__init__()
         self.session = session
         self.settings = settings or Settings()
+        self.persist = persist  # False: the layout and settings are never written (screenshot runs)
         self.recovery = recovery
         self.setWindowTitle(f"Retro Integration Studio - {session.name}")
         self.setAcceptDrops(True)
@@ -83,6 +85,7 @@ class MainWindow(QMainWindow):
         session.on("frame", self._frame_changed)
         session.on("paused", self._update_status)
         session.on("movie", self._update_status)
+        session.on("notice", self._show_notice)
         if not self._restore_layout():
             self.resize(1280, 860)
             self.resizeDocks([self.states_dock], [340], Qt.Orientation.Horizontal)
@@ -134,6 +137,8 @@ class MainWindow(QMainWindow):
         return True
 
     def save_layout(self) -> None:
+        if not self.persist:
+            return
         self.settings.window_geometry = bytes(self.saveGeometry().toBase64()).decode()
         self.settings.window_state = bytes(self.saveState().toBase64()).decode()
         self.settings.save()
@@ -167,6 +172,9 @@ class MainWindow(QMainWindow):
                                  force=True)
             self.save_layout()  # panels and settings survive a crash too
 
+    def _show_notice(self) -> None:
+        self.statusBar().showMessage(self.session.notice, 3000)
+
     def _frame_changed(self) -> None:
         self.view.show_frame(self.session.screen())
 
@@ -191,9 +199,8 @@ class MainWindow(QMainWindow):
             slot = SLOT_KEYS.index(name) + 1
             if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
                 self.session.save_slot(slot)
-                self.statusBar().showMessage(f"saved slot {slot}", 2000)
-            elif not self.session.load_slot(slot):
-                self.statusBar().showMessage(f"slot {slot} is empty", 2000)
+            else:
+                self.session.load_slot(slot)
         elif name in self.keys:
             self._pressed.add(name)
             self._apply_keys()
@@ -341,7 +348,7 @@ class MainWindow(QMainWindow):
         from studio.qt.agent_dialog import AgentDialog
 
         self.session.set_paused(True)
-        AgentDialog(self.session.name, self.session.state_name, self).exec()
+        AgentDialog(self.session.folder, self.session.state_name, self).exec()
 
     def attach_regression_movie(self) -> None:
         from studio.model.regression import RegressionSuite
@@ -415,7 +422,7 @@ class MainWindow(QMainWindow):
 
     def open_game(self, target: Path, state: str | None = None) -> None:
         """Replaces the running game; errors leave the current one running."""
-        from studio.app import resolve_game
+        from studio.model.opening import resolve_game
 
         rom, state_path = resolve_game(str(target), state)
         session = Session(rom, state_path, rewind_seconds=self.settings.rewind_seconds)
@@ -433,6 +440,7 @@ class MainWindow(QMainWindow):
         session.on("frame", self._frame_changed)
         session.on("paused", self._update_status)
         session.on("movie", self._update_status)
+        session.on("notice", self._show_notice)
         self.states_panel.set_session(session)
         self.audio.set_session_rate(session.emulator.get_audio_rate())
         self.keys = key_map(session.system, self.settings)
@@ -466,7 +474,7 @@ class MainWindow(QMainWindow):
 
         try:
             action()
-        except (EmucoreError, OSError, ValueError, RuntimeError) as exc:
+        except (EmucoreError, OSError, ValueError, RuntimeError) as exc:  # OpenError is a ValueError
             QMessageBox.warning(self, "Retro Integration Studio", str(exc))
 
     # ---- drag and drop ----

@@ -14,7 +14,7 @@ def demo(tmp_path):
     """A copy of the demo integration, so tests that save states never touch the repository."""
     import shutil
 
-    from studio.app import resolve_game
+    from studio.model.opening import resolve_game
     from tests.conftest import ROOT
 
     folder = tmp_path / "StudioDemo-Genesis"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from studio.app import main as studio_main
-from studio.app import resolve_game
 from studio.model.clock import FrameClock
+from studio.model.opening import resolve_game
 from studio.model.session import Session
 from studio.qt.main_window import MainWindow
 
