@@ -1,11 +1,16 @@
-"""What the user asked to open (an integration name or folder, or a ROM file) as a ROM and a state."""
+"""What the user asked to open (an integration name or folder, or a ROM file) as a ROM and a state,
+and the integration folder a ROM belongs to (a new one in the studio's data folder for a bare ROM)."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from emucore import data
+from emucore.integration import Integration
+from emucore.paths import studio_integrations_dir
+from emucore.systems import System, system_for_path
 
 DEMO = "StudioDemo-Genesis"
 
@@ -70,3 +75,26 @@ def _state_path(folder: Path, name: str) -> Path:
     if not path.is_file():
         raise OpenError(f"{path}: no such state")
     return path
+
+
+def integration_name_for(rom: Path, system: System) -> str:
+    """Gym Retro's proposal for a new integration: the file name in CamelCase, then ``-System``."""
+    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"\(.*?\)|\[.*?\]", " ", rom.stem))
+    title = "".join(w[:1].upper() + w[1:] for w in words) or "Game"
+    return f"{title}-{system.name_token}"
+
+
+def integration_folder_for(rom: Path) -> tuple[Path, bool]:
+    """The integration a ROM belongs to, creating one in the studio's data folder if needed.
+
+    Returns the folder and whether it was created now.
+    """
+    if rom.stem == "rom" and (rom.parent / "rom.sha").exists():
+        return rom.parent, False
+    system = system_for_path(rom)
+    folder = studio_integrations_dir() / integration_name_for(rom, system)
+    if (folder / "rom.sha").exists():
+        return folder, False
+    integration = Integration.new(folder.name, rom)
+    integration.save(folder, include_rom=True)
+    return folder, True

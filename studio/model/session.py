@@ -8,7 +8,6 @@ due. Everything the views show is read from here, and they are told about change
 from __future__ import annotations
 
 import os
-import re
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -16,10 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from emucore import Emulator
-from emucore.integration import Integration
-from emucore.paths import studio_data_dir, studio_integrations_dir
-from emucore.systems import System, system_for_path
+from emucore.paths import studio_data_dir
+from emucore.systems import System
 from studio.model.clock import FrameClock
+from studio.model.opening import integration_folder_for
 from studio.model.rewind import RewindBuffer
 from studio.model.states import StateLibrary
 
@@ -27,29 +26,6 @@ PLAYERS = 2
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
 REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
 AUDIO_QUEUE_FRAMES = 30
-
-
-def integration_name_for(rom: Path, system: System) -> str:
-    """Gym Retro's proposal for a new integration: the file name in CamelCase, then ``-System``."""
-    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"\(.*?\)|\[.*?\]", " ", rom.stem))
-    title = "".join(w[:1].upper() + w[1:] for w in words) or "Game"
-    return f"{title}-{system.name_token}"
-
-
-def integration_folder_for(rom: Path) -> tuple[Path, bool]:
-    """The integration a ROM belongs to, creating one in the studio's data folder if needed.
-
-    Returns the folder and whether it was created now.
-    """
-    if rom.stem == "rom" and (rom.parent / "rom.sha").exists():
-        return rom.parent, False
-    system = system_for_path(rom)
-    folder = studio_integrations_dir() / integration_name_for(rom, system)
-    if (folder / "rom.sha").exists():
-        return folder, False
-    integration = Integration.new(folder.name, rom)
-    integration.save(folder, include_rom=True)
-    return folder, True
 
 
 class Session:
@@ -86,6 +62,7 @@ class Session:
         }
         self.after_frame = self.listeners["after_frame"]
         self.notice = ""
+        self._picture: np.ndarray | None = None  # the frame drawn for a state just set, until the next frame runs
         self._draw_current_state()
 
     # ---- observers ----
@@ -107,12 +84,21 @@ class Session:
         self._emit("notice")
 
     def _draw_current_state(self) -> None:
-        """The core draws only when it runs: one idle frame paints the state now set, which is then put back."""
+        """The core draws only when it runs: one idle frame paints the state now set, which is then put back.
+
+        The picture is kept: some cores (Genesis Plus GX) clear their frame buffer when a state is loaded.
+        """
         state = self.emulator.get_state()
+        self._idle_frame()
+        self._picture = self.emulator.get_frame()
+        self.emulator.set_state(state)
+
+    def _idle_frame(self) -> None:
+        """One frame with every button released (a movie's line 0, or the frame that paints a state)."""
         for player in range(PLAYERS):
             self.emulator.set_button_mask(0, player)
         self.emulator.step()
-        self.emulator.set_state(state)
+        self._picture = None
 
     @property
     def system(self) -> System:
@@ -163,6 +149,7 @@ class Session:
             if self.recorder is not None:
                 self.recorder.record_frame(list(masks[: self.recorder.players]))
             emulator.step()
+            self._picture = None
             self.frame += 1
             for hook in self.after_frame:
                 hook()
@@ -283,11 +270,10 @@ class Session:
         # Line 0 is the reset frame, which players replay with every button released (as
         # stable-retro's env.reset() runs it): record one such frame before the player's input.
         self.recorder.record_frame([0] * players)
-        for player in range(PLAYERS):
-            self.emulator.set_button_mask(0, player)
-        self.emulator.step()
+        self._idle_frame()
         self.frame += 1
         self.rewind.clear()
+        self._emit("frame")
         self._emit("movie")
 
     # ---- episode recording: one movie per episode, from the loaded state ----
@@ -359,9 +345,7 @@ class Session:
         else:
             self.emulator.reset()  # recorded from power-on
         movie.step()  # line 0 is the reset frame: replay it with the buttons released
-        for player in range(PLAYERS):
-            self.emulator.set_button_mask(0, player)
-        self.emulator.step()
+        self._idle_frame()
         self.player = movie
         self.rewind.clear()
         self.frame = 0
@@ -383,7 +367,8 @@ class Session:
         return ""
 
     def screen(self) -> np.ndarray:
-        return self.emulator.get_frame()
+        """The picture to show: the last frame run, or the one drawn for a state just loaded."""
+        return self.emulator.get_frame() if self._picture is None else self._picture
 
     def close(self) -> None:
         if self.recorder is not None:

@@ -10,7 +10,8 @@ import pytest
 from emucore import Emulator
 from emucore.movie import Movie
 from emucore.systems import get_system
-from studio.model.session import Session, integration_name_for
+from studio.model.opening import integration_name_for
+from studio.model.session import Session
 from studio.model.settings import Settings
 from tests.conftest import NES_ROM
 

@@ -1,0 +1,99 @@
+"""Loads while paused repaint every view at once, say what was loaded, and become the reset target."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from studio.model.session import Session
+from studio.model.settings import Settings
+from studio.qt.main_window import MainWindow
+
+SCORE = 0xFF0000  # the demo game's score, >u4
+
+
+def picture(window: MainWindow) -> np.ndarray:
+    image = window.view._image
+    assert image is not None
+    return np.array(image.constBits(), dtype=np.uint8).reshape(image.height(), image.bytesPerLine())
+
+
+def make_window(qtbot, demo) -> MainWindow:
+    rom, state = demo
+    window = MainWindow(Session(rom, state), Settings.load())
+    qtbot.addWidget(window)
+    window.timer.stop()
+    window.show()
+    return window
+
+
+def play(window: MainWindow, frames: int) -> None:
+    window.session.set_buttons(0, 1)  # B scores
+    window.advance(frames)
+    window.session.set_buttons(0, 0)
+    window.advance(2)
+
+
+def test_a_quick_slot_load_while_paused_repaints_the_game_and_the_ram(qtbot, demo):
+    window = make_window(qtbot, demo)
+    play(window, 10)
+    window.session.save_slot(3)
+    at_save = picture(window).copy()
+    play(window, 40)
+    assert window.session.paused and not np.array_equal(picture(window), at_save)
+    window.ram_viewer.go_to(f"{SCORE + 3:#x}")
+    before = window.ram_viewer.readout_values()["|u1"]
+    qtbot.keyPress(window, Qt.Key.Key_F3)
+    assert np.array_equal(picture(window), at_save)
+    assert window.statusBar().currentMessage() == "loaded slot 3"
+    qtbot.waitUntil(lambda: window.ram_viewer.readout_values()["|u1"] != before, timeout=2000)
+    assert window.ram_viewer.readout_values()["|u1"] == str(window.session.emulator.read(SCORE + 3, "|u1"))
+
+
+def test_named_state_reset_and_movie_start_repaint_while_paused(qtbot, demo, tmp_path):
+    window = make_window(qtbot, demo)
+    start = picture(window).copy()
+    play(window, 10)
+    window.session.save_state("Ten")
+    at_ten = picture(window).copy()
+    window.session.start_recording(tmp_path / "m.bk2")
+    at_record = window.session.screen().copy()
+    play(window, 20)
+    window.stop_movie()
+    window.session.load_state("Ten")
+    assert np.array_equal(picture(window), at_ten) and window.statusBar().currentMessage() == "loaded state Ten"
+    play(window, 20)
+    window.reset_to_start()  # back to "Ten", the state last loaded
+    assert np.array_equal(picture(window), at_ten)
+    window.session.load_state_file(demo[1])
+    assert np.array_equal(picture(window), start)
+    window.session.play_movie(tmp_path / "m.bk2")
+    assert np.array_equal(picture(window), at_record.reshape(at_record.shape[0], -1))
+    window.session.stop_movie()
+    window.hard_reset()
+    shown = window.session.screen()
+    assert np.array_equal(picture(window), shown.reshape(shown.shape[0], -1))
+    assert window.statusBar().currentMessage() == "console reset"
+
+
+def test_reset_goes_to_the_state_last_loaded_after_a_bare_rom_start(nes_rom, tmp_path):
+    rom = tmp_path / "My Game.nes"
+    rom.write_bytes(nes_rom.read_bytes())
+    session = Session(rom)  # a bare ROM: power-on
+    try:
+        session.set_buttons(0, 0x80)  # right
+        session.advance(60)
+        session.save_state("Walked")
+        walked = session.emulator.get_ram().copy()
+        session.states.set_default("Walked")
+        session.advance(60)
+        session.load_state("Walked")
+        session.advance(30)
+        session.reset_to_start()
+        assert np.array_equal(session.emulator.get_ram(), walked) and session.frame == 0
+        session.hard_reset()
+        session.advance(5)
+        session.reset_to_start()  # the console's reset loads nothing: still "Walked"
+        assert np.array_equal(session.emulator.get_ram(), walked)
+    finally:
+        session.close()
