@@ -1,13 +1,15 @@
-"""The game picture: integer-scaled with the core's aspect ratio, newest frame only."""
+"""The game picture: scaled with the core's aspect ratio, newest frame only, framed when it has the keys."""
 
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.qt.images import write_rgb
+
+KEYS_FRAME = QColor(70, 150, 240)  # the game has the keyboard
 
 
 class GameView(QWidget):
@@ -19,6 +21,13 @@ class GameView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self.keys_to_game = True
+
+    def set_keys_to_game(self, to_game: bool) -> None:
+        """Shows whether the keyboard plays the game (a frame) or types into a field (a hint)."""
+        self.keys_to_game = to_game
+        self.setToolTip("" if to_game else "Keys go to the text field: press Esc or click here to play")
+        self.update()
 
     def show_frame(self, frame: np.ndarray) -> None:
         """Shows the newest frame; the QImage is reused while the size stays the same."""
@@ -50,4 +59,12 @@ class GameView(QWidget):
         painter.fillRect(self.rect(), QColor(24, 24, 28))
         if self._image is not None:
             painter.drawImage(self.target_rect(), self._image)
+        if self.keys_to_game:
+            painter.setPen(QPen(KEYS_FRAME, 2))
+            painter.drawRect(self.rect().adjusted(1, 1, -1, -1))
+        else:
+            band = QRect(0, self.height() - 24, self.width(), 24)
+            painter.fillRect(band, QColor(0, 0, 0, 170))
+            painter.setPen(QColor(230, 230, 230))
+            painter.drawText(band, Qt.AlignmentFlag.AlignCenter, "Typing in a field: Esc or click here to play")
         painter.end()

@@ -43,6 +43,8 @@ class HexView(QAbstractScrollArea):
     pokeRequested = Signal(int, int)
     menuRequested = Signal(int, QPoint)
 
+    takes_typing = True  # hex digits and arrows edit RAM here, not play the game (studio.qt.game_input)
+
     def __init__(self, ram: Ram, parent: QWidget | None = None):
         super().__init__(parent)
         self.ram = ram

@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox
 
-from studio.model.actions import ACTIONS, REWIND_KEY, SLOT_KEYS
+from studio.model.actions import ACTIONS, REWIND_KEY
 from studio.model.bindings import key_map
 from studio.model.gamepad import GamepadPoller
 from studio.model.recovery import Recovery
@@ -18,8 +18,8 @@ from studio.model.session import SPEEDS, Session
 from studio.model.settings import Settings
 from studio.model.watch import Watch
 from studio.qt.audio import AudioOutput
+from studio.qt.game_input import GameInput
 from studio.qt.game_view import GameView
-from studio.qt.keys import key_name
 from studio.qt.ram_viewer import RamViewer
 from studio.qt.scenario_editor import ScenarioEditor
 from studio.qt.search_panel import MemorySearchPanel
@@ -71,9 +71,8 @@ class MainWindow(QMainWindow):
         self.states_dock.raise_()
         self.actions: dict[str, QAction] = {}
         self._build_menus()
-        self.keys = key_map(session.system, self.settings)
-        self._pressed: set[str] = set()
-        self._keyboard_masks = [0, 0]
+        self.game_input = GameInput(self, lambda: self.session, key_map(session.system, self.settings),
+                                    self.view.set_keys_to_game)
         self._advance_count = 10
         self.audio = AudioOutput(session.emulator.get_audio_rate())
         self.audio.set_volume(self.settings.volume)
@@ -149,7 +148,7 @@ class MainWindow(QMainWindow):
         session = self.session
         if self.pads.available:
             for player, mask in enumerate(self.pads.poll()):
-                session.set_buttons(player, mask | self._keyboard_masks[player])
+                session.set_buttons(player, mask | self.game_input.masks[player])
         ran = session.tick()
         self.audio.feed(session.audio)  # every tick, so the device never runs dry between frames
         session.audio.clear()
@@ -185,47 +184,6 @@ class MainWindow(QMainWindow):
         movie = f"   {session.movie_state}" if session.movie_state else ""
         self.status.setText(f"frame {session.frame}   {state}   speed {speed}{movie}   {session.emulator.core.lib}")
         self.actions["pause"].setChecked(session.paused)
-
-    # ---- keyboard ----
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
-        name = key_name(event.key())
-        if name is None or event.isAutoRepeat():
-            super().keyPressEvent(event)
-            return
-        if name == REWIND_KEY:
-            self.session.set_rewinding(True)
-        elif name in SLOT_KEYS:
-            slot = SLOT_KEYS.index(name) + 1
-            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-                self.session.save_slot(slot)
-            else:
-                self.session.load_slot(slot)
-        elif name in self.keys:
-            self._pressed.add(name)
-            self._apply_keys()
-        else:
-            super().keyPressEvent(event)
-
-    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        name = key_name(event.key())
-        if name is None or event.isAutoRepeat():
-            super().keyReleaseEvent(event)
-            return
-        if name == REWIND_KEY:
-            self.session.set_rewinding(False)
-        elif name in self._pressed:
-            self._pressed.discard(name)
-            self._apply_keys()
-
-    def _apply_keys(self) -> None:
-        masks = [0, 0]
-        for name in self._pressed:
-            player, bit = self.keys[name]
-            masks[player] |= bit
-        self._keyboard_masks = masks
-        for player, mask in enumerate(masks):
-            self.session.set_buttons(player, mask)
 
     # ---- commands (named in the action table) ----
 
@@ -443,8 +401,7 @@ class MainWindow(QMainWindow):
         session.on("notice", self._show_notice)
         self.states_panel.set_session(session)
         self.audio.set_session_rate(session.emulator.get_audio_rate())
-        self.keys = key_map(session.system, self.settings)
-        self._pressed.clear()
+        self.game_input.set_keys(key_map(session.system, self.settings))
         self.setWindowTitle(f"Retro Integration Studio - {session.name}")
         self.settings.add_recent(str(target))
         self._build_recent_menu()
@@ -456,9 +413,7 @@ class MainWindow(QMainWindow):
         from studio.qt.controls_dialog import ControlsDialog
 
         if ControlsDialog(self.session.system, self.settings, self).exec():
-            self.keys = key_map(self.session.system, self.settings)
-            self._pressed.clear()
-            self._apply_keys()
+            self.game_input.set_keys(key_map(self.session.system, self.settings))
 
     def show_shortcuts(self) -> None:
         rows = [f"{spec.shortcut or '-'}\t{spec.title.replace('&', '')}" for spec in ACTIONS]
@@ -489,6 +444,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.timer.stop()
+        self.game_input.close()
         self.save_layout()
         self.search_panel.close_panel()
         self.session.close()

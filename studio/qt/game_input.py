@@ -1,0 +1,170 @@
+"""The keyboard as the game's controller, wherever focus is in the main window.
+
+An application event filter takes the game's keys (bindings, quick slots, rewind) before any dock
+widget sees them, so a focused button or list never swallows them. The exception is typing: while
+focus is in a text field (or another widget that sets ``takes_typing``), keys go there, and Esc
+gives them back to the game (a click on the picture does too). The game view shows which it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
+from studio.model.actions import REWIND_KEY, SLOT_KEYS
+from studio.model.session import PLAYERS, Session
+from studio.qt.keys import key_name
+
+_KEY_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
+
+
+def takes_typing(widget: QWidget | None) -> bool:
+    """Whether keys pressed with ``widget`` focused are text for it rather than the game's."""
+    if widget is None:
+        return False
+    if isinstance(widget, (QLineEdit, QTextEdit, QPlainTextEdit)):
+        return not widget.isReadOnly()
+    if isinstance(widget, QAbstractSpinBox):
+        return not widget.isReadOnly()
+    if isinstance(widget, QComboBox):
+        return widget.isEditable()
+    if isinstance(widget, QAbstractItemView) and widget.state() == QAbstractItemView.State.EditingState:
+        return True
+    return bool(getattr(widget, "takes_typing", False))
+
+
+class GameInput(QObject):
+    """Keyboard state for the game: held keys, the players' masks, quick slots and rewind.
+
+    Args:
+        window: The main window; only key events for widgets in it are taken.
+        session: Returns the session being played (it changes when a game is opened).
+        keys: The bindings: key name -> (player, button bit).
+        on_focus: Called with True when keys go to the game, False while the user types.
+    """
+
+    def __init__(self, window: QWidget, session: Callable[[], Session], keys: dict[str, tuple[int, int]],
+                 on_focus: Callable[[bool], None]):
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.keys = keys
+        self.pressed: set[str] = set()
+        self.masks = [0] * PLAYERS
+        self._on_focus: Callable[[bool], None] | None = on_focus
+        self.to_game = True
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        app.installEventFilter(self)
+        app.focusChanged.connect(self._focus_changed)
+
+    def close(self) -> None:
+        app = QApplication.instance()
+        if app is not None and self._on_focus is not None:
+            app.removeEventFilter(self)
+            app.focusChanged.disconnect(self._focus_changed)
+        self._on_focus = None
+
+    def set_keys(self, keys: dict[str, tuple[int, int]]) -> None:
+        """New bindings (another system, or rebound keys); held keys are released."""
+        self.keys = keys
+        self.release_all()
+
+    def release_all(self) -> None:
+        self.pressed.clear()
+        self._apply()
+        if self.session().rewinding:
+            self.session().set_rewinding(False)
+
+    # ---- routing ----
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() not in _KEY_EVENTS or not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False
+        assert isinstance(event, QKeyEvent)
+        if takes_typing(QApplication.focusWidget()):
+            if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:
+                self.window.setFocus()  # the widget still gets its Esc (an item editor cancels)
+                self.focus_game()
+            return False
+        if event.type() == QEvent.Type.KeyPress:
+            return self.press(event)
+        return self.release(event)
+
+    def focus_game(self) -> None:
+        """Gives the keys back to the game (Esc in a text field, a click on the picture)."""
+        focus = QApplication.focusWidget()
+        if takes_typing(focus) and focus is not None:
+            focus.clearFocus()
+        self._focus_changed(None, QApplication.focusWidget())
+
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        to_game = not takes_typing(new)
+        if to_game != self.to_game:
+            self.to_game = to_game
+            if not to_game:
+                self.release_all()  # a key held while clicking into a field is never released to us
+            if self._on_focus is not None:
+                self._on_focus(to_game)
+
+    # ---- the game's keys ----
+
+    def press(self, event: QKeyEvent) -> bool:
+        """Acts on a game key; False (and nothing done) for other keys."""
+        name = key_name(event.key())
+        if name is None:
+            return False
+        if event.isAutoRepeat():
+            return name in self.keys or name == REWIND_KEY or name in SLOT_KEYS
+        session = self.session()
+        if name == REWIND_KEY:
+            session.set_rewinding(True)
+        elif name in SLOT_KEYS:
+            slot = SLOT_KEYS.index(name) + 1
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                session.save_slot(slot)
+            else:
+                session.load_slot(slot)
+        elif name in self.keys:
+            self.pressed.add(name)
+            self._apply()
+        else:
+            return False
+        return True
+
+    def release(self, event: QKeyEvent) -> bool:
+        name = key_name(event.key())
+        if name is None:
+            return False
+        if event.isAutoRepeat():
+            return name in self.keys or name == REWIND_KEY
+        if name == REWIND_KEY:
+            self.session().set_rewinding(False)
+        elif name in self.pressed:
+            self.pressed.discard(name)
+            self._apply()
+        else:
+            return name in self.keys or name in SLOT_KEYS
+        return True
+
+    def _apply(self) -> None:
+        masks = [0] * PLAYERS
+        for name in self.pressed:
+            player, bit = self.keys[name]
+            masks[player] |= bit
+        self.masks = masks
+        session = self.session()
+        for player, mask in enumerate(masks):
+            session.set_buttons(player, mask)
