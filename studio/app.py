@@ -79,9 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _screenshot(app, window, args: argparse.Namespace) -> int:
+    window.timer.stop()
     window.resize(*(args.size or (1280, 860)))
     window.show()
-    window.timer.stop()
+    app.processEvents()  # the default layout is laid out for the window's size
     window.advance(args.frames)
     app.processEvents()
     saved = window.grab().save(args.screenshot)

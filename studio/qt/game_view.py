@@ -41,13 +41,14 @@ class GameView(QWidget):
         return QSize(640, 480)
 
     def target_rect(self) -> QRect:
-        """Where the picture goes: the largest integer scale that fits, in the core's aspect."""
+        """Where the picture goes, in the core's aspect: the largest integer scale that fits, else (or when
+        integer scaling is off) the largest size that fits, so the picture is never cropped."""
         if self._image is None:
             return QRect()
         w, h = self._image.width(), self._image.height()
         display_w = max(1, round(h * self.aspect_ratio)) if self.aspect_ratio > 0 else w
-        if self.integer_scaling:
-            scale = max(1, min(self.width() // display_w, self.height() // h))
+        scale = min(self.width() // display_w, self.height() // h)
+        if self.integer_scaling and scale >= 1:
             out_w, out_h = display_w * scale, h * scale
         else:
             fit = min(self.width() / display_w, self.height() / h)
@@ -58,7 +59,12 @@ class GameView(QWidget):
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor(24, 24, 28))
         if self._image is not None:
-            painter.drawImage(self.target_rect(), self._image)
+            target = self.target_rect()
+            image = self._image
+            if target.width() % image.width() or target.height() % image.height():
+                # not a whole scale (aspect correction, or fit): nearest-neighbour would drop rows or columns of text
+                painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawImage(target, self._image)
         if self.keys_to_game:
             painter.setPen(QPen(KEYS_FRAME, 2))
             painter.drawRect(self.rect().adjusted(1, 1, -1, -1))

@@ -8,7 +8,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+)
 
 from studio.model.actions import ACTIONS, REWIND_KEY
 from studio.model.bindings import key_map
@@ -85,10 +94,9 @@ class MainWindow(QMainWindow):
         session.on("paused", self._update_status)
         session.on("movie", self._update_status)
         session.on("notice", self._show_notice)
-        if not self._restore_layout():
+        self._default_layout_due = not self._restore_layout()
+        if self._default_layout_due:
             self.resize(1280, 860)
-            self.resizeDocks([self.states_dock], [340], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.ram_dock], [300], Qt.Orientation.Vertical)
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self.tick)
@@ -102,9 +110,29 @@ class MainWindow(QMainWindow):
     def _dock(self, title: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock-{title}")
-        dock.setWidget(widget)
+        self._set_dock_content(dock, widget)
         self.addDockWidget(area, dock)
         return dock
+
+    @staticmethod
+    def _set_dock_content(dock: QDockWidget, widget) -> None:
+        """The dock's panel, scrolling when the dock is smaller than it, so no panel sets the window's minimum."""
+        area = QScrollArea()
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setWidget(widget)
+        dock.setWidget(area)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._default_layout_due:  # once the window has its real size
+            self._default_layout_due = False
+            QTimer.singleShot(0, self.apply_default_layout)
+
+    def apply_default_layout(self) -> None:
+        """The game takes most of the window: docks get ~30% of the width and the RAM dock ~24% of the height."""
+        self.resizeDocks([self.states_dock], [max(260, int(self.width() * 0.3))], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.ram_dock], [max(150, int(self.height() * 0.24))], Qt.Orientation.Vertical)
 
     def _build_menus(self) -> None:
         menus = {}
@@ -393,7 +421,7 @@ class MainWindow(QMainWindow):
         self.scenario_editor.doc.close()
         self.scenario_editor = ScenarioEditor(session, self)
         self.scenario_editor.doc.on_change(self._regression_timer.start)
-        self.scenario_dock.setWidget(self.scenario_editor)
+        self._set_dock_content(self.scenario_dock, self.scenario_editor)
         old.close()
         session.on("frame", self._frame_changed)
         session.on("paused", self._update_status)

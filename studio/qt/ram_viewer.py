@@ -68,6 +68,10 @@ class RamViewer(QWidget):
         top.addWidget(self.regions, 1)
         top.addWidget(self.go, 1)
         self.readout_box = QGroupBox()
+        self.readout_box.setCheckable(True)  # ticked: the value under the cursor in every type
+        self.readout_box.setChecked(False)  # collapsed by default: the hex rows and the game get the room
+        self.readout_box.setToolTip("Tick to show the value under the cursor in every type of the system")
+        self.readout_box.toggled.connect(self._show_readout)
         grid = QGridLayout(self.readout_box)
         grid.setContentsMargins(6, 4, 6, 4)
         grid.setHorizontalSpacing(8)
@@ -210,6 +214,12 @@ class RamViewer(QWidget):
             self.readout[type_text] = value
         for column in range(READOUT_COLUMNS):
             grid.setColumnStretch(2 * column + 1, 1)
+        self._show_readout(self.readout_box.isChecked())
+
+    def _show_readout(self, shown: bool) -> None:
+        for label in self.readout_box.findChildren(QLabel):
+            label.setVisible(shown)
+        self.readout_box.setFlat(not shown)  # collapsed: the title alone, no empty frame
 
     def _update_readout(self) -> None:
         region = self.ram.region
