@@ -130,8 +130,12 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.apply_default_layout)
 
     def apply_default_layout(self) -> None:
-        """The game takes most of the window: docks get ~30% of the width and the RAM dock ~24% of the height."""
-        self.resizeDocks([self.states_dock], [max(260, int(self.width() * 0.3))], Qt.Orientation.Horizontal)
+        """The game takes most of the window: the side docks get what their panels need, 30% to 45% of the
+        width (below that they scroll), and the RAM dock ~24% of the height."""
+        side = (self.states_dock, self.variables_dock, self.search_dock, self.scenario_dock)
+        needed = max(dock.widget().widget().minimumSizeHint().width() for dock in side) + 8
+        width = min(max(needed, int(self.width() * 0.3)), int(self.width() * 0.45))
+        self.resizeDocks([self.states_dock], [width], Qt.Orientation.Horizontal)
         self.resizeDocks([self.ram_dock], [max(150, int(self.height() * 0.24))], Qt.Orientation.Vertical)
 
     def _build_menus(self) -> None:

@@ -220,6 +220,8 @@ class RamViewer(QWidget):
         for label in self.readout_box.findChildren(QLabel):
             label.setVisible(shown)
         self.readout_box.setFlat(not shown)  # collapsed: the title alone, no empty frame
+        title_only = self.readout_box.fontMetrics().height() + 8
+        self.readout_box.setMaximumHeight(16777215 if shown else title_only)
 
     def _update_readout(self) -> None:
         region = self.ram.region
