@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDockWidget,
     QLineEdit,
     QPlainTextEdit,
     QTextEdit,
@@ -91,7 +92,7 @@ class GameInput(QObject):
     # ---- routing ----
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() not in _KEY_EVENTS or not isinstance(watched, QWidget) or watched.window() is not self.window:
+        if event.type() not in _KEY_EVENTS or not isinstance(watched, QWidget) or not self._in_window(watched):
             return False
         assert isinstance(event, QKeyEvent)
         if takes_typing(QApplication.focusWidget()):
@@ -102,6 +103,11 @@ class GameInput(QObject):
         if event.type() == QEvent.Type.KeyPress:
             return self.press(event)
         return self.release(event)
+
+    def _in_window(self, widget: QWidget) -> bool:
+        """In the main window, or in one of its docks floated out of it (dialogs keep their keys)."""
+        top = widget.window()
+        return top is self.window or (isinstance(top, QDockWidget) and top.parentWidget() is self.window)
 
     def focus_game(self) -> None:
         """Gives the keys back to the game (Esc in a text field, a click on the picture)."""

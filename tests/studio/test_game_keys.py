@@ -111,3 +111,10 @@ def test_the_hex_view_takes_typed_bytes(qtbot, window):
     assert takes_typing(hex_view) and not window.view.keys_to_game
     qtbot.keyPress(hex_view, Qt.Key.Key_Escape)
     assert window.view.keys_to_game
+
+
+def test_a_floating_dock_does_not_take_the_game_keys(qtbot, window):
+    window.states_dock.setFloating(True)
+    window.states_dock.show()
+    button = first_control(window.states_dock)
+    assert plays_b(qtbot, window, button) == 5
