@@ -53,7 +53,7 @@ class _GymnasiumWatcher:
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _RegisteringLoader(spec.loader)
+            spec.loader = _RegisteringLoader(spec.loader)  # type: ignore[assignment]  # a Loader by duck typing
         return spec
 
 

@@ -13,7 +13,7 @@ echo "== homebrew ROMs rebuild byte-identically"
 "$VENV/bin/python" homebrew/nes/build.py --check
 "$VENV/bin/python" homebrew/genesis/build.py --check
 echo "== ruff"
-"$VENV/bin/ruff" check emucore studio tests bench homebrew/make_start_states.py
+"$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py studio tests bench homebrew/make_start_states.py
 echo "== import contracts"
 "$VENV/bin/lint-imports"
 echo "== tests"

@@ -73,7 +73,7 @@ class GameInput(QObject):
 
     def close(self) -> None:
         app = QApplication.instance()
-        if app is not None and self._on_focus is not None:
+        if isinstance(app, QApplication) and self._on_focus is not None:
             app.removeEventFilter(self)
             app.focusChanged.disconnect(self._focus_changed)
         self._on_focus = None
