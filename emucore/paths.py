@@ -18,10 +18,13 @@ def integrations_dir() -> Path:
     return PROJECT_ROOT / "integrations"
 
 
+def _xdg_data_home() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+
+
 def user_data_dir() -> Path:
     """Per-user data (system/BIOS files), following the XDG convention."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "emucore"
+    return _xdg_data_home() / "emucore"
 
 
 def studio_data_dir() -> Path:
@@ -29,8 +32,7 @@ def studio_data_dir() -> Path:
     override = os.environ.get("RETRO_STUDIO_DATA")
     if override:
         return Path(override).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "retro-studio"
+    return _xdg_data_home() / "retro-studio"
 
 
 def studio_integrations_dir() -> Path:

@@ -20,7 +20,7 @@ class OpenError(ValueError):
 
 
 def _integration_named(name: str) -> Path | None:
-    if "/" in name or "\\" in name:
+    if data.is_game_folder_path(name):
         return None
     for base in data.Integrations.ALL.paths:
         folder = Path(base) / name

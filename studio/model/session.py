@@ -83,12 +83,14 @@ class Session:
         self.notice = notice
         self._emit("notice")
 
-    def _draw_current_state(self) -> None:
-        """The core draws only when it runs: one idle frame paints the state now set, which is then put back.
+    def _draw_current_state(self, state: bytes | None = None) -> None:
+        """The core draws only when it runs: one idle frame paints the state now set (``state``, when the
+        caller has it at hand), which is then put back.
 
         The picture is kept: some cores (Genesis Plus GX) clear their frame buffer when a state is loaded.
         """
-        state = self.emulator.get_state()
+        if state is None:
+            state = self.emulator.get_state()
         self._idle_frame()
         self._picture = self.emulator.get_frame()
         self.emulator.set_state(state)
@@ -183,7 +185,7 @@ class Session:
             self.emulator.set_state(state)
             self.frame = frame
         if went:
-            self._draw_current_state()
+            self._draw_current_state(state)
             self._emit("frame")
         return went
 
@@ -210,7 +212,7 @@ class Session:
         self.emulator.set_state(self.start_state)
         self.frame = 0
         self.rewind.clear()
-        self._draw_current_state()
+        self._draw_current_state(self.start_state)
         self._emit("frame")
 
     def hard_reset(self) -> None:
@@ -253,7 +255,7 @@ class Session:
         self.emulator.set_state(state)
         self.start_state = state
         self.rewind.clear()
-        self._draw_current_state()
+        self._draw_current_state(state)
         self._emit("frame")
         self._say(f"loaded {what}")
 

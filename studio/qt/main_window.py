@@ -90,10 +90,7 @@ class MainWindow(QMainWindow):
         self._fps_frames = 0
         self._fps_since = time.perf_counter()
         self._fps = 0.0
-        session.on("frame", self._frame_changed)
-        session.on("paused", self._update_status)
-        session.on("movie", self._update_status)
-        session.on("notice", self._show_notice)
+        self._listen_to(session)
         self._default_layout_due = not self._restore_layout()
         if self._default_layout_due:
             self.resize(1280, 860)
@@ -202,6 +199,12 @@ class MainWindow(QMainWindow):
             self.recovery.record(str(self.session.folder), self.session.emulator.get_state(), self.session.frame,
                                  force=True)
             self.save_layout()  # panels and settings survive a crash too
+
+    def _listen_to(self, session: Session) -> None:
+        session.on("frame", self._frame_changed)
+        session.on("paused", self._update_status)
+        session.on("movie", self._update_status)
+        session.on("notice", self._show_notice)
 
     def _show_notice(self) -> None:
         self.statusBar().showMessage(self.session.notice, 3000)
@@ -427,10 +430,7 @@ class MainWindow(QMainWindow):
         self.scenario_editor.doc.on_change(self._regression_timer.start)
         self._set_dock_content(self.scenario_dock, self.scenario_editor)
         old.close()
-        session.on("frame", self._frame_changed)
-        session.on("paused", self._update_status)
-        session.on("movie", self._update_status)
-        session.on("notice", self._show_notice)
+        self._listen_to(session)
         self.states_panel.set_session(session)
         self.audio.set_session_rate(session.emulator.get_audio_rate())
         self.game_input.set_keys(key_map(session.system, self.settings))
