@@ -74,3 +74,22 @@ def nes_rom() -> Path:
 @pytest.fixture
 def genesis_rom() -> Path:
     return GENESIS_ROM
+
+
+@pytest.fixture
+def stable_atari(tmp_path):
+    """``emucore.make`` on a stable-retro Atari integration with the ale-py ROM (skips without them)."""
+    from bench.atari_games import open_game
+
+    opened = []
+
+    def open_(game: str):
+        env = open_game(game, tmp_path)
+        if env is None:
+            pytest.skip(f"stable-retro's {game}-Atari2600-v0 or ale-py's ROM for it is not installed")
+        opened.append(env)
+        return env
+
+    yield open_
+    for env in opened:
+        env.close()

@@ -4,7 +4,9 @@
   between snapshots or with values, with undo/redo;
 * :class:`Snapshot` - a frozen copy of the address space (overlay applied), decodable in bulk;
 * :func:`snapshot_from_state`, :func:`compare_states` - search across labelled save states;
-* :func:`search_movie` - values that changed as told at given frames of a movie replay.
+* :func:`search_movie` - values that changed as told at given frames of a movie replay;
+* :func:`solve_value` - the variables that read what the screen showed at a few checkpoints,
+  with their type, scale and bias, ranked as an integrator would choose.
 
 Values are exactly those of ``emulator.memory.read(address, type)``: the same byte order,
 overlay, BCD digit rules, signedness and wrapping (:mod:`emucore.datatypes`). A multi-byte value
@@ -19,6 +21,7 @@ from emucore.search.movies import movie_masks, search_movie
 from emucore.search.ops import OPS
 from emucore.search.search import HistoryEntry, MemorySearch, Step
 from emucore.search.snapshot import Layout, Snapshot
+from emucore.search.solve import ValueCandidate, solve_value
 from emucore.search.states import compare_states, snapshot_from_state
 from emucore.search.typelist import DEFAULT_TYPES, SearchType, search_type, system_types
 
@@ -34,10 +37,12 @@ __all__ = [
     "SearchType",
     "Snapshot",
     "Step",
+    "ValueCandidate",
     "compare_states",
     "movie_masks",
     "search_movie",
     "search_type",
     "snapshot_from_state",
+    "solve_value",
     "system_types",
 ]

@@ -1,0 +1,118 @@
+"""How well the assisted-integration solvers find what integrators chose, on real games.
+
+Atari 2600 games (ale-py's ROMs) with stable-retro's shipped integrations as ground truth:
+
+* ``solve_value``: random play from the start state; four checkpoints where the shipped score
+  variable reads four different values; the shown value given as an int and as the digits
+  drawn (as wide as the shipped type holds). Counts how often the shipped (address, type) is
+  the first candidate and among the first three.
+* ``suggest_done``: alive/over examples from random episodes that end where the shipped rule
+  fires (three training episodes); then, on three held-out episodes, the first frame the
+  suggested rule fires vs the shipped rule's.
+
+    python bench/eval_assisted.py [--games Breakout,Hero] [--part solve|done|both]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.atari_games import open_game  # noqa: E402
+from emucore.search import solve_value  # noqa: E402
+
+SCORE_GAMES = ("AirRaid", "Amidar", "Assault", "Asterix", "BankHeist", "BeamRider", "Berzerk", "Centipede",
+               "CrazyClimber", "DemonAttack", "Frostbite", "Gopher", "Hero", "Kaboom", "KungFuMaster",
+               "MsPacman", "NameThisGame", "Phoenix", "Pooyan", "Qbert", "Riverraid", "SpaceInvaders",
+               "TimePilot", "Zaxxon")
+
+
+def drawn_digits(type_text: str) -> int:
+    width = int(type_text[-1])
+    kind = type_text[-2]
+    return 2 * width if kind == "d" else width if kind == "n" else len(str(256**width - 1))
+
+
+def score_checkpoints(env, name: str, seeds: range, want: int = 4) -> list[tuple[bytes, int]]:
+    """States where ``name`` reads ``want`` different nonzero values, spread over random play
+    (which goes on until twice as many values were seen, one of them 10 or more)."""
+    found: dict[int, bytes] = {}
+    for seed in seeds:
+        env.reset(seed=seed)
+        env.action_space.seed(seed)
+        for _ in range(20000):
+            _, _, terminated, truncated, info = env.step(env.action_space.sample())
+            value = info[name]
+            if value and value not in found:
+                found[value] = env.unwrapped.em.get_state()
+            if terminated or truncated or len(found) >= 2 * want and max(found) >= 10:
+                break
+        if len(found) >= 2 * want:
+            break
+    values = sorted(found)
+    if len(values) < want:
+        return []
+    picks = [values[round(i * (len(values) - 1) / (want - 1))] for i in range(want)]
+    rng = np.random.default_rng(0)
+    rng.shuffle(picks)
+    return [(found[v], v) for v in picks]
+
+
+def evaluate_solve(games: list[str]) -> None:
+    rows, times = [], []
+    for game in games:
+        env = open_game(game)
+        if env is None:
+            print(f"{game}: not available", flush=True)
+            continue
+        data = env.unwrapped.data.variables
+        name = "score" if "score" in data else None
+        if name is None:
+            env.close()
+            continue
+        truth = (data[name].address, data[name].type)
+        checkpoints = score_checkpoints(env, name, range(6))
+        if not checkpoints:
+            print(f"{game}: random play did not reach 4 scores", flush=True)
+            env.close()
+            continue
+        ranks = []
+        for form in ("int", "digits"):
+            width = drawn_digits(truth[1])
+            pairs = [(s, v if form == "int" else f"{v:0{width}d}") for s, v in checkpoints]
+            start = time.perf_counter()
+            found = solve_value(env.unwrapped.em, pairs)
+            times.append(time.perf_counter() - start)
+            keys = [(c.address, c.type) for c in found]
+            ranks.append(keys.index(truth) + 1 if truth in keys else None)
+        rows.append((game, truth, ranks))
+        print(f"{game:14s} {truth[1]:>4s}@{truth[0]:<4d} scores {sorted(v for _, v in checkpoints)}  "
+              f"rank int {ranks[0]}  rank digits {ranks[1]}", flush=True)
+        env.close()
+    for i, form in enumerate(("int", "digits")):
+        top1 = sum(r[2][i] == 1 for r in rows)
+        top3 = sum(r[2][i] is not None and r[2][i] <= 3 for r in rows)
+        print(f"shown as {form}: top 1 {top1}/{len(rows)}, top 3 {top3}/{len(rows)}")
+    if times:
+        print(f"solve_value: median {1000 * statistics.median(times):.1f} ms, worst {1000 * max(times):.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", default=",".join(SCORE_GAMES))
+    parser.add_argument("--part", choices=("solve", "done", "both"), default="both")
+    args = parser.parse_args()
+    games = [g for g in args.games.split(",") if g]
+    if args.part in ("solve", "both"):
+        evaluate_solve(games)
+
+
+if __name__ == "__main__":
+    main()
