@@ -16,8 +16,11 @@ Atari 2600 games (ale-py's ROMs) with stable-retro's shipped integrations as gro
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,7 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.atari_games import open_game  # noqa: E402
-from emucore.search import solve_value  # noqa: E402
+from emucore.search import Snapshot, solve_value, suggest_done  # noqa: E402
 
 SCORE_GAMES = ("AirRaid", "Amidar", "Assault", "Asterix", "BankHeist", "BeamRider", "Berzerk", "Centipede",
                "CrazyClimber", "DemonAttack", "Frostbite", "Gopher", "Hero", "Kaboom", "KungFuMaster",
@@ -104,14 +107,111 @@ def evaluate_solve(games: list[str]) -> None:
         print(f"solve_value: median {1000 * statistics.median(times):.1f} ms, worst {1000 * max(times):.1f} ms")
 
 
+DONE_GAMES = ("AirRaid", "Assault", "Asterix", "BankHeist", "Berzerk", "Breakout", "Frostbite", "Hero",
+              "Kangaroo", "MsPacman", "NameThisGame", "Pooyan", "Qbert", "SpaceInvaders", "Riverraid", "Seaquest")
+
+
+def episode(env, seed: int, limit: int = 30000) -> tuple[list[Snapshot], list]:
+    """A random episode that ends where the shipped done fired: memory after each step, actions."""
+    env.reset(seed=seed)
+    env.action_space.seed(seed)
+    snaps, actions = [], []
+    for _ in range(limit):
+        action = env.action_space.sample()
+        _, _, terminated, truncated, _ = env.step(action)
+        snaps.append(Snapshot.capture(env.unwrapped.em.memory))
+        actions.append(action)
+        if terminated:
+            return snaps, actions
+    return [], []
+
+
+def first_done(folder: Path, actions: list) -> int | None:
+    """The step at which ``folder``'s scenario ends an episode played with ``actions`` (1-based)."""
+    import emucore
+
+    env = emucore.make(str(folder))
+    try:
+        env.reset(seed=0)
+        for step, action in enumerate(actions, 1):
+            if env.step(action)[2]:
+                return step
+        return None
+    finally:
+        env.close()
+
+
+def with_rule(folder: Path, variables: dict, done: dict, target: Path) -> Path:
+    shutil.copytree(folder, target, dirs_exist_ok=True)
+    data = json.loads((target / "data.json").read_text())
+    data["info"].update(variables)
+    (target / "data.json").write_text(json.dumps(data, indent=2))
+    scenario = json.loads((target / "scenario.json").read_text())
+    scenario["done"] = done
+    (target / "scenario.json").write_text(json.dumps(scenario, indent=2))
+    return target
+
+
+def evaluate_done(games: list[str], train: int = 3, held_out: int = 3, use_data: bool = True) -> None:
+    same = total = 0
+    for game in games:
+        scratch = Path(tempfile.mkdtemp(prefix="emucore-eval-"))
+        env = open_game(game, scratch)
+        if env is None:
+            print(f"{game}: not available", flush=True)
+            continue
+        episodes = []
+        seed = 0
+        while len(episodes) < train + held_out and seed < 3 * (train + held_out):
+            snaps, actions = episode(env, seed)
+            seed += 1
+            if snaps:
+                episodes.append((snaps, actions))
+        folder = scratch / f"{game}-Atari2600-v0"
+        data = json.loads((folder / "data.json").read_text())
+        shipped = json.loads((folder / "scenario.json").read_text())["done"]
+        if len(episodes) < train + held_out:
+            print(f"{game}: random play ended only {len(episodes)} episodes", flush=True)
+            env.close()
+            continue
+        alive = [s for snaps, _ in episodes[:train] for s in snaps[:-1]]
+        over = [snaps[-1] for snaps, _ in episodes[:train]]
+        start = time.perf_counter()
+        try:
+            variables, done = suggest_done(env.unwrapped.em, alive, over, data=data if use_data else None)
+        except ValueError as exc:
+            print(f"{game}: {exc}", flush=True)
+            env.close()
+            continue
+        elapsed = time.perf_counter() - start
+        env.close()
+        rule_folder = with_rule(folder, variables, done, scratch / "rule" / folder.name)
+        results = []
+        for snaps, actions in episodes[train:]:
+            results.append((len(snaps), first_done(rule_folder, actions)))
+        hits = sum(a == b for a, b in results)
+        same += hits
+        total += len(results)
+        print(f"{game:14s} shipped {json.dumps(shipped, separators=(',', ':'))}\n{'':14s} suggested "
+              f"{json.dumps(done, separators=(',', ':'))} {json.dumps(variables, separators=(',', ':'))} "
+              f"({elapsed:.2f} s, {len(alive)} alive)\n{'':14s} held-out first frame shipped/suggested: "
+              f"{results}", flush=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"suggested done fires at the shipped frame in {same}/{total} held-out episodes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(SCORE_GAMES))
     parser.add_argument("--part", choices=("solve", "done", "both"), default="both")
+    parser.add_argument("--no-data", action="store_true", help="suggest_done without the shipped data.json")
     args = parser.parse_args()
     games = [g for g in args.games.split(",") if g]
     if args.part in ("solve", "both"):
         evaluate_solve(games)
+    if args.part in ("done", "both"):
+        evaluate_done([g for g in args.games.split(",") if g] if args.games != ",".join(SCORE_GAMES)
+                      else list(DONE_GAMES), use_data=not args.no_data)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@
 * :func:`snapshot_from_state`, :func:`compare_states` - search across labelled save states;
 * :func:`search_movie` - values that changed as told at given frames of a movie replay;
 * :func:`solve_value` - the variables that read what the screen showed at a few checkpoints,
-  with their type, scale and bias, ranked as an integrator would choose.
+  with their type, scale and bias, ranked as an integrator would choose;
+* :func:`suggest_done` - a done rule from alive and game-over examples
+  (:func:`episode_examples` makes them from episode movies).
 
 Values are exactly those of ``emulator.memory.read(address, type)``: the same byte order,
 overlay, BCD digit rules, signedness and wrapping (:mod:`emucore.datatypes`). A multi-byte value
@@ -17,6 +19,8 @@ Plain numpy; no Qt and nothing of the studio.
 """
 
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
+from emucore.search.done import DoneRule, done_rules, suggest_done
+from emucore.search.episodes import DoneExamples, episode_examples
 from emucore.search.movies import movie_masks, search_movie
 from emucore.search.ops import OPS
 from emucore.search.search import HistoryEntry, MemorySearch, Step
@@ -27,6 +31,8 @@ from emucore.search.typelist import DEFAULT_TYPES, SearchType, search_type, syst
 
 __all__ = [
     "DEFAULT_TYPES",
+    "DoneExamples",
+    "DoneRule",
     "OPS",
     "Candidate",
     "CandidateSet",
@@ -39,10 +45,13 @@ __all__ = [
     "Step",
     "ValueCandidate",
     "compare_states",
+    "done_rules",
+    "episode_examples",
     "movie_masks",
     "search_movie",
     "search_type",
     "snapshot_from_state",
     "solve_value",
+    "suggest_done",
     "system_types",
 ]

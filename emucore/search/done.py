@@ -1,0 +1,349 @@
+"""Propose a done rule from examples: ``suggest_done(emulator, alive=[...], over=[...])``.
+
+>>> variables, done = suggest_done(emulator, alive=alive_states, over=game_over_states, data=info)
+>>> done     # {"variables": {"lives": {"op": "zero"}}}
+
+A rule is one to three tests on memory (each byte as ``|u1``, or as ``|i1`` for ``negative``,
+and every variable of ``data``), joined by ``all``. It is true on every ``over`` example and
+false on every ``alive`` one. Among the rules that are, :func:`done_rules` ranks first the one
+most likely to hold in episodes it has not seen:
+
+1. **Few terms**: one test, else two, else three.
+2. **The integrator's own variables**: tests on a variable already in ``data`` (its name is
+   reused) before tests on new ones.
+3. **Stable values**: a value that seldom changed while alive (a game-over flag, a lives count)
+   before one that changed often (a timer, a position): a volatile byte that happened to take a
+   value only at the over examples is a coincidence that will not hold in other episodes.
+4. **Exact ops**: ``zero``, ``negative``, ``nonzero``, ``equal``, ``not-equal``, then the
+   thresholds ``less-than`` and ``greater-than``.
+
+``alive`` should hold every frame of a few episodes up to the one before the game ends: the
+frames just before a game over keep a rule from firing early. :func:`~emucore.search.episodes.
+episode_examples` makes both lists from recorded episodes. Examples are state bytes or
+:class:`~emucore.search.Snapshot`\\ s; ``alive`` is read a second time when no single test
+separates the examples (a one-shot iterator is kept in a list for that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from emucore.datatypes import parse_type
+from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
+from emucore.search.snapshot import Layout, Snapshot
+
+KINDS = ("equal", "nonzero", "negative", "less-than", "greater-than", "not-equal")
+OP_RANK = {"zero": 0, "negative": 1, "nonzero": 2, "equal": 3, "not-equal": 4, "less-than": 5, "greater-than": 6}
+NO_REFERENCE = ("zero", "nonzero", "negative")
+POOL = 128  # the tests combined into rules of two terms: half the most stable, half the rarest alive
+TRIPLE_POOL = 48  # the first of those combined into rules of three
+MAX_TERMS = 3
+
+
+@dataclass(frozen=True)
+class Test:
+    """One test of a rule: ``op(value, reference)`` on the variable ``(address, type, mask)``.
+
+    ``name`` is the data.json name when the variable is one of ``data``'s; ``changes`` counts
+    the alive examples whose value differs from the one before (rule 3); ``alive_high`` is the
+    largest value seen alive.
+    """
+
+    address: int
+    type: str
+    op: str
+    reference: int = 0
+    mask: int | None = None
+    name: str | None = None
+    changes: int = 0
+    alive_high: int = 0
+
+    def spec(self) -> dict[str, Any]:
+        """The scenario.json test."""
+        return {"op": self.op} if self.op in NO_REFERENCE else {"op": self.op, "reference": self.reference}
+
+
+@dataclass(frozen=True)
+class DoneRule:
+    """Tests joined by ``all``: the new data.json variables they need and the ``done`` object."""
+
+    tests: tuple[Test, ...]
+    variables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    done: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """``"lives zero and gameover equal 1"``."""
+        return " and ".join(f"{name} {spec['op']}" + (f" {spec['reference']}" if "reference" in spec else "")
+                            for name, spec in self.done["variables"].items())
+
+
+@dataclass(frozen=True)
+class _Variable:
+    address: int
+    type: str
+    mask: int | None
+    name: str | None
+
+
+class _Values:
+    """Every variable's value in a snapshot as one int64 vector: each mapped byte (``|u1``, named
+    after a ``|u1`` variable of ``data`` there), then the other variables of ``data``."""
+
+    def __init__(self, layout: Layout, data: list[_Variable]):
+        self.positions = layout.valid_positions
+        addresses = layout.addresses(self.positions)
+        named = {v.address: v.name for v in data if v.mask is None and v.type == "|u1"}
+        self.variables = [_Variable(int(a), "|u1", None, named.get(int(a))) for a in addresses]
+        self.extra = [v for v in data if not (v.mask is None and v.type == "|u1")]
+        self.variables += self.extra
+        self.extra_positions = layout.positions_of(np.array([v.address for v in self.extra], dtype=np.int64))
+        self.is_byte = np.arange(len(self.variables)) < len(self.positions)
+
+    def read(self, snap: Snapshot) -> np.ndarray:
+        out = np.empty(len(self.variables), dtype=np.int64)
+        out[: len(self.positions)] = snap.buf[self.positions]
+        for k, (v, position) in enumerate(zip(self.extra, self.extra_positions), len(self.positions)):
+            dtype = parse_type(v.type)
+            raw = bytes(snap.buf[position : position + dtype.width]) if position >= 0 else bytes(dtype.width)
+            out[k] = dtype.decode(raw) if v.mask is None else dtype.decode(raw, v.mask & ((1 << 64) - 1))
+        return out
+
+    def negative(self, values: np.ndarray) -> np.ndarray:
+        return np.where(self.is_byte, values >= 128, values < 0)
+
+
+class _Evidence:
+    """Per variable and kind of test: is it true on every over example, on how many alive ones."""
+
+    def __init__(self, values: _Values, over: np.ndarray):
+        self.values = values
+        self.over = over
+        low, high = over.min(axis=0), over.max(axis=0)
+        self.reference = {"equal": over[0], "less-than": high + 1, "greater-than": low - 1,
+                          "nonzero": np.zeros_like(low), "negative": np.zeros_like(low)}
+        self.on_over = {"equal": low == high, "nonzero": (over != 0).all(axis=0),
+                        "negative": values.negative(over).all(axis=0),
+                        "less-than": np.ones(len(low), dtype=bool), "greater-than": np.ones(len(low), dtype=bool)}
+        self.true_alive = {kind: np.zeros(len(low), dtype=np.int64) for kind in self.on_over}
+        self.alive_low = np.full(len(low), np.iinfo(np.int64).max)
+        self.alive_high = np.full(len(low), np.iinfo(np.int64).min)
+        self.changes = np.zeros(len(low), dtype=np.int64)
+        self.alive = 0
+        self._last: np.ndarray | None = None
+
+    def truth(self, kind: str, values: np.ndarray) -> np.ndarray:
+        if kind == "equal":
+            return values == self.reference["equal"]
+        if kind == "nonzero":
+            return values != 0
+        if kind == "negative":
+            return self.values.negative(values)
+        if kind == "less-than":
+            return values < self.reference["less-than"]
+        if kind == "greater-than":
+            return values > self.reference["greater-than"]
+        return values != self.alive_low  # not-equal: the one value every alive example had
+
+    def add_alive(self, values: np.ndarray) -> None:
+        for kind, count in self.true_alive.items():
+            count += self.truth(kind, values)
+        np.minimum(self.alive_low, values, out=self.alive_low)
+        np.maximum(self.alive_high, values, out=self.alive_high)
+        if self._last is not None:
+            self.changes += values != self._last
+        self._last = values
+        self.alive += 1
+
+    def finish(self) -> None:
+        """``not-equal``: every alive example had one value, no over example has it."""
+        constant = self.alive_low == self.alive_high
+        self.on_over["not-equal"] = constant & (self.over != self.alive_low).all(axis=0)
+        self.true_alive["not-equal"] = np.where(constant, 0, self.alive)
+        self.reference["not-equal"] = self.alive_low
+
+    def test(self, index: int, kind: str) -> Test:
+        v = self.values.variables[index]
+        reference = int(self.reference[kind][index])
+        op = kind
+        if kind == "equal" and reference == 0:
+            op = "zero"
+        elif kind == "not-equal" and reference == 0:
+            op = "nonzero"
+        address, type_, name = v.address, v.type, v.name
+        if kind == "negative" and index < len(self.values.positions):
+            type_, name = "|i1", None
+        return Test(address, type_, op, reference, v.mask, name, int(self.changes[index]),
+                    int(self.alive_high[index]))
+
+    def rank(self, test: Test) -> tuple:
+        return (test.name is None, test.changes, OP_RANK[test.op], test.type, test.address)
+
+
+def _data_variables(data: Mapping[str, Any] | None) -> list[_Variable]:
+    if data is None:
+        return []
+    if not isinstance(data, Mapping):
+        raise ValueError(f"data is data.json's variables by name, not {type(data).__name__}")
+    info = data["info"] if isinstance(data.get("info"), Mapping) else data
+    out = []
+    for name, spec in info.items():
+        if not isinstance(spec, Mapping) or isinstance(spec.get("address"), bool) or not isinstance(
+                spec.get("address"), int):
+            raise ValueError(f"data: variable {name!r} needs an integer address")
+        try:
+            dtype = parse_type(spec.get("type"))
+        except ValueError as exc:
+            raise ValueError(f"data: variable {name!r}: {exc}") from exc
+        mask = spec.get("mask")
+        if mask is not None and (isinstance(mask, bool) or not isinstance(mask, int)):
+            raise ValueError(f"data: variable {name!r}: mask must be an integer")
+        out.append(_Variable(int(spec["address"]), dtype.text, mask, str(name)))
+    return out
+
+
+def _reusable(alive: Iterable[StateLike]) -> Iterable[StateLike]:
+    if isinstance(alive, (bytes, bytearray, memoryview, Snapshot)):
+        raise ValueError("alive is a list of states, not one state")
+    return list(alive) if isinstance(alive, Iterator) else alive
+
+
+def done_rules(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLike], *,
+               data: Mapping[str, Any] | None = None, max_terms: int = MAX_TERMS,
+               limit: int = 20) -> list[DoneRule]:
+    """Rules true on every ``over`` example and false on every ``alive`` one, best first (see
+    the module docstring): the single tests when there are any, else the best combinations of
+    two, else of three tests. Empty when none separates them. Arguments as for
+    :func:`suggest_done`."""
+    if isinstance(over, (bytes, bytearray, memoryview, Snapshot)):
+        raise ValueError("over is a list of states, not one state")
+    if isinstance(max_terms, bool) or not isinstance(max_terms, int) or not 1 <= max_terms <= MAX_TERMS:
+        raise ValueError(f"max_terms must be 1 to {MAX_TERMS}, not {max_terms!r}")
+    variables = _data_variables(data)
+    alive = _reusable(alive)
+    over_snaps = list(snapshots_of(emulator, over, "over state"))
+    if not over_snaps:
+        raise ValueError("suggest_done needs at least one over state")
+    same_layout(over_snaps, "over state")
+    values = _Values(over_snaps[0].layout, variables)
+    evidence = _Evidence(values, np.stack([values.read(s) for s in over_snaps]))
+    for snap in _alive_snapshots(emulator, alive, over_snaps[0].layout):
+        evidence.add_alive(values.read(snap))
+    if not evidence.alive:
+        raise ValueError("suggest_done needs at least one alive state")
+    evidence.finish()
+    singles = [evidence.test(int(i), kind) for kind in KINDS
+               for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] == 0))]
+    if singles:
+        return [_rule((t,), variables) for t in sorted(singles, key=evidence.rank)[:limit]]
+    if max_terms == 1:
+        return []
+    combined = _combined(emulator, alive, over_snaps[0].layout, evidence, max_terms)
+    return [_rule(tests, variables) for tests in combined[:limit]]
+
+
+def _alive_snapshots(emulator: Any, alive: Iterable[StateLike], layout: Layout) -> Iterator[Snapshot]:
+    for index, snap in enumerate(snapshots_of(emulator, alive, "alive state")):
+        if snap.layout != layout:
+            raise ValueError(f"alive state {index} has another memory layout than the over states")
+        yield snap
+
+
+def _combined(emulator: Any, alive: Iterable[StateLike], layout: Layout, evidence: _Evidence,
+              max_terms: int) -> list[tuple[Test, ...]]:
+    """Rules of two (else three) tests: the :data:`POOL` best tests true on every over example
+    and on some alive ones, combined so that no alive example makes them all true."""
+    pool = [(int(i), kind) for kind in KINDS if kind != "not-equal"
+            for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] < evidence.alive))]
+    stable = sorted(pool, key=lambda ik: evidence.rank(evidence.test(*ik)))
+    selective = sorted(pool, key=lambda ik: (evidence.true_alive[ik[1]][ik[0]], evidence.rank(evidence.test(*ik))))
+    ranked = list(dict.fromkeys(stable[: POOL // 2] + selective[: POOL // 2] + stable[POOL // 2 : POOL]))[:POOL]
+    if len(ranked) < 2:
+        return []
+    kinds = sorted({kind for _, kind in ranked})
+    columns = []
+    for snap in _alive_snapshots(emulator, alive, layout):
+        now = evidence.values.read(snap)
+        truth = {kind: evidence.truth(kind, now) for kind in kinds}
+        columns.append([truth[kind][i] for i, kind in ranked])
+    table = np.array(columns, dtype=np.float32)  # (alive examples, tests): 1 where the test is true
+    variable = [i for i, _ in ranked]
+    found: list[tuple[int, ...]] = []
+    together = table.T @ table
+    for a, b in combinations(range(len(ranked)), 2):
+        if together[a, b] == 0 and variable[a] != variable[b]:
+            found.append((a, b))
+    if not found and max_terms == 3:
+        small = min(len(ranked), TRIPLE_POOL)
+        pairs = [(a, b) for a, b in combinations(range(small), 2) if variable[a] != variable[b]]
+        both = np.stack([table[:, a] * table[:, b] for a, b in pairs], axis=1)
+        all_three = both.T @ table[:, :small]
+        for p, (a, b) in enumerate(pairs):
+            for c in np.flatnonzero(all_three[p] == 0):
+                if c > b and variable[c] not in (variable[a], variable[b]):
+                    found.append((a, b, int(c)))
+    rules = [tuple(evidence.test(*ranked[k]) for k in combo) for combo in found]
+    rules.sort(key=lambda tests: (sum(t.name is None for t in tests), max(t.changes for t in tests),
+                                  sum(OP_RANK[t.op] for t in tests), [t.address for t in tests]))
+    return rules
+
+
+def _rule(tests: tuple[Test, ...], data: list[_Variable]) -> DoneRule:
+    """Names the tests' variables (``data``'s names, else ``lives`` or ``gameover``) and writes them."""
+    taken = {v.name for v in data if v.name}
+    variables: dict[str, dict[str, Any]] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    for test in tests:
+        name = test.name
+        if name is None:
+            base = "lives" if test.op in ("zero", "negative") and test.changes and test.alive_high <= 9 else "gameover"
+            name, n = base, 2
+            while name in taken or name in variables:
+                name, n = f"{base}_{n}", n + 1
+            variables[name] = {"address": test.address, "type": test.type}
+            if test.mask is not None:
+                variables[name]["mask"] = test.mask
+        taken.add(name)
+        specs[name] = test.spec()
+    done: dict[str, Any] = {"variables": specs}
+    if len(tests) > 1:
+        done = {"condition": "all", "variables": specs}
+    return DoneRule(tests, variables, done)
+
+
+def suggest_done(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLike], *,
+                 data: Mapping[str, Any] | None = None,
+                 max_terms: int = MAX_TERMS) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """A done rule that is true on every ``over`` example and false on every ``alive`` one.
+
+    Args:
+        emulator: The :class:`~emucore.emulator.Emulator` the states belong to (left as it was).
+        alive: States (or snapshots) where the game is running, including the frames just
+            before it ends.
+        over: States at the frame the episode should end (one or more game overs).
+        data: The integration's data.json variables (``{"lives": {"address": .., "type": ..}}``
+            or data.json's whole object); a rule on one of them uses its name.
+        max_terms: At most this many tests joined by ``all`` (1 to 3).
+
+    Returns:
+        ``(variables, done)``: the data.json variables the rule needs that ``data`` does not
+        have (e.g. ``{"gameover": {"address": 163, "type": "|u1"}}``), and the scenario.json
+        ``done`` object (``{"variables": {"gameover": {"op": "nonzero"}}}``, or with
+        ``"condition": "all"`` for two or three tests).
+
+    Raises:
+        ValueError: no example on either side, a state the core rejects, bad ``data``, or no
+            rule of up to ``max_terms`` tests separates the examples.
+    """
+    rules = done_rules(emulator, alive, over, data=data, max_terms=max_terms, limit=1)
+    if not rules:
+        raise ValueError(f"no rule of up to {max_terms} tests is true on every over state and false on every "
+                         "alive state: are some over states also among the alive ones?")
+    return dict(rules[0].variables), dict(rules[0].done)
+
+
+__all__ = ["DoneRule", "Test", "done_rules", "suggest_done"]

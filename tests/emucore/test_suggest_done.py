@@ -1,0 +1,181 @@
+"""``suggest_done`` and ``episode_examples`` on real cores and ROMs.
+
+Ground truth: the homebrew Genesis game's RAM map (lives at $FF0012, game_over at $FF0013) and
+stable-retro's shipped Atari 2600 scenarios, whose first done frame on episodes the rule has
+not seen must be the suggested rule's, in emucore and in stable-retro alike.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import emucore
+from emucore import Emulator
+from emucore.search import Snapshot, done_rules, episode_examples, suggest_done
+from tests.conftest import GENESIS_ROM, NES_ROM
+
+G_LIVES, G_GAME_OVER = 0xFF0012, 0xFF0013
+
+
+@pytest.fixture(scope="module")
+def genesis_episode():
+    """The homebrew Genesis game left alone until game over (3 lives x 300 frames): the memory
+    after every frame, the last one being the first frame of the game over."""
+    emulator = Emulator(GENESIS_ROM)
+    for _ in range(9):
+        emulator.step()
+    frames = []
+    while True:
+        emulator.step()
+        frames.append(Snapshot.capture(emulator.memory))
+        if emulator.read(G_GAME_OVER, "|u1"):
+            break
+    yield emulator, frames
+    emulator.close()
+
+
+def test_a_game_over_flag_is_preferred_to_a_lives_counter_when_nothing_is_named(genesis_episode):
+    emulator, frames = genesis_episode
+    assert emulator.read(G_LIVES, "|u1") == 0 and len(frames) > 850
+    variables, done = suggest_done(emulator, frames[:-1], frames[-1:])
+    assert variables == {"gameover": {"address": G_GAME_OVER, "type": "|u1"}}
+    assert done == {"variables": {"gameover": {"op": "nonzero"}}}
+    rules = [r.tests[0] for r in done_rules(emulator, frames[:-1], frames[-1:])]
+    assert (G_LIVES, "zero") in [(t.address, t.op) for t in rules]  # the lives counter is an alternative
+
+
+def test_the_integrators_own_variable_is_used_by_its_name(genesis_episode):
+    emulator, frames = genesis_episode
+    data = {"info": {"lives": {"address": G_LIVES, "type": "|u1"}, "x": {"address": 0xFF000A, "type": ">u2"}}}
+    variables, done = suggest_done(emulator, frames[:-1], frames[-1:], data=data)
+    assert variables == {} and done == {"variables": {"lives": {"op": "zero"}}}
+
+
+def test_a_variable_with_a_mask_is_read_with_it(genesis_episode):
+    emulator, frames = genesis_episode
+    data = {"flags": {"address": G_LIVES, "type": ">u2", "mask": 0x00FF}}  # the game_over byte alone
+    variables, done = suggest_done(emulator, frames[:-1], frames[-1:], data=data)
+    assert variables == {} and done == {"variables": {"flags": {"op": "nonzero"}}}
+
+
+def test_a_rule_that_would_fire_before_the_game_over_is_not_suggested(stable_atari, tmp_path):
+    """Frostbite's lives reach 0 at the start of the last life, long before the game ends: the
+    frames before the game over rule out ``lives zero`` alone, and the rule needs two tests."""
+    env = stable_atari("Frostbite")
+    episodes = [_episode(env, seed) for seed in range(4)]
+    alive = [s for snaps, _ in episodes[:3] for s in snaps[:-1]]
+    over = [snaps[-1] for snaps, _ in episodes[:3]]
+    lives = env.unwrapped.data.variables["lives"].address
+    assert any(s.read(lives, "|u1") == 0 for s in alive)
+    variables, done = suggest_done(env.unwrapped.em, alive, over)
+    assert done["condition"] == "all" and len(done["variables"]) == 2
+    folder = _with_rule(env, variables, done, tmp_path / "custom")
+    snaps, actions = episodes[3]
+    assert _first_done(emucore.make(str(folder)), actions) == len(snaps)
+
+
+@pytest.mark.parametrize("game", ["Breakout", "AirRaid"])
+def test_episode_movies_give_a_rule_that_fires_where_the_shipped_one_does(stable_atari, tmp_path, game):
+    """Two recorded episodes (``record=``) are enough; on a third, held-out one the rule fires at
+    the shipped frame in emucore and in stable-retro."""
+    retro = pytest.importorskip("stable_retro")
+    env = stable_atari(game)
+    folder = tmp_path / f"{game}-Atari2600-v0"  # where stable_atari put the integration
+    movies = tmp_path / "movies"
+    movies.mkdir()
+    recorder = emucore.make(str(folder), record=str(movies))
+    episodes = [_episode(recorder, seed) for seed in range(3)]
+    recorder.close()
+    recorded = sorted(movies.glob("*.bk2"))[:2]
+    examples = episode_examples(env.unwrapped.em, recorded)
+    assert len(examples.over) == 2 and len(examples.alive) == sum(len(s) for s, _ in episodes[:2])
+    assert np.array_equal(examples.over[0].buf, episodes[0][0][-1].buf)
+    variables, done = suggest_done(env.unwrapped.em, examples.alive, examples.over)
+    rule_folder = _with_rule(env, variables, done, tmp_path / "custom")
+    snaps, actions = episodes[2]
+    assert _first_done(emucore.make(str(rule_folder)), actions) == len(snaps)
+    retro.data.Integrations.add_custom_path(str(rule_folder.parent))
+    theirs = retro.make(rule_folder.name, inttype=retro.data.Integrations.CUSTOM_ONLY, render_mode=None)
+    assert _first_done(theirs, actions) == len(snaps)
+
+
+def test_no_rule_when_an_over_state_is_also_alive(genesis_episode):
+    emulator, frames = genesis_episode
+    assert done_rules(emulator, frames, frames[-1:]) == []
+    with pytest.raises(ValueError, match="no rule of up to 3 tests"):
+        suggest_done(emulator, frames, frames[-1:])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda e, f: suggest_done(e, f[:-1], []), "at least one over state"),
+        (lambda e, f: suggest_done(e, [], f[-1:]), "at least one alive state"),
+        (lambda e, f: suggest_done(e, f[:-1], e.get_state()), "over is a list of states"),
+        (lambda e, f: suggest_done(e, f[:-1], [b"junk"]), "over state 0:"),
+        (lambda e, f: suggest_done(e, f[:-1], f[-1:], data={"x": {"type": "|u1"}}), "'x' needs an integer address"),
+        (lambda e, f: suggest_done(e, f[:-1], f[-1:], data={"x": {"address": 1, "type": "?"}}), "'x'"),
+        (lambda e, f: suggest_done(e, f[:-1], f[-1:], max_terms=4), "max_terms must be 1 to 3"),
+        (lambda e, f: episode_examples(e, [], margin=0), "at least one movie"),
+        (lambda e, f: episode_examples(e, np.zeros((3, 1)), margin=-1), "margin"),
+        (lambda e, f: episode_examples(e, np.zeros((3, 1)), margin=2), "needs 4"),
+    ],
+)
+def test_bad_arguments_get_a_clear_value_error(genesis_episode, call, message):
+    emulator, frames = genesis_episode
+    before = emulator.get_state()
+    with pytest.raises(ValueError, match=message):
+        call(emulator, frames)
+    assert emulator.get_state() == before
+
+
+def test_a_state_of_another_core_names_the_example(genesis_episode):
+    emulator, frames = genesis_episode
+    nes = Emulator(NES_ROM)
+    try:
+        with pytest.raises(ValueError, match="alive state 0: .*state"):
+            suggest_done(emulator, [nes.get_state()], [emulator.get_state()])
+    finally:
+        nes.close()
+
+
+def _episode(env, seed: int, limit: int = 20000) -> tuple[list[Snapshot], list]:
+    env.reset(seed=seed)
+    env.action_space.seed(seed)
+    snaps, actions = [], []
+    for _ in range(limit):
+        actions.append(env.action_space.sample())
+        terminated = env.step(actions[-1])[2]
+        snaps.append(Snapshot.capture(env.unwrapped.em.memory))
+        if terminated:
+            return snaps, actions
+    raise AssertionError(f"random play did not end an episode in {limit} steps")
+
+
+def _with_rule(env, variables: dict, done: dict, root: Path) -> Path:
+    """A copy of the env's integration (made by ``stable_atari`` in ``root``'s parent) with the rule."""
+    source = root.parent / env.unwrapped.gamename
+    target = root / source.name
+    shutil.copytree(source, target, dirs_exist_ok=True)
+    data = json.loads((target / "data.json").read_text())
+    data["info"].update(variables)
+    (target / "data.json").write_text(json.dumps(data))
+    scenario = json.loads((target / "scenario.json").read_text())
+    (target / "scenario.json").write_text(json.dumps({**scenario, "done": done}))
+    return target
+
+
+def _first_done(env, actions: list) -> int | None:
+    try:
+        env.reset(seed=0)
+        for step, action in enumerate(actions, 1):
+            if env.step(action)[2]:
+                return step
+        return None
+    finally:
+        env.close()
