@@ -102,6 +102,9 @@ class _Values:
         self.extra = [v for v in data if not (v.mask is None and v.type == "|u1")]
         self.variables += self.extra
         self.extra_positions = layout.positions_of(np.array([v.address for v in self.extra], dtype=np.int64))
+        for v, position in zip(self.extra, self.extra_positions):
+            if position < 0:
+                raise ValueError(f"data: variable {v.name!r} is at {v.address:#x}, outside the game's memory")
         self.is_byte = np.arange(len(self.variables)) < len(self.positions)
 
     def read(self, snap: Snapshot) -> np.ndarray:
@@ -109,7 +112,7 @@ class _Values:
         out[: len(self.positions)] = snap.buf[self.positions]
         for k, (v, position) in enumerate(zip(self.extra, self.extra_positions), len(self.positions)):
             dtype = parse_type(v.type)
-            raw = bytes(snap.buf[position : position + dtype.width]) if position >= 0 else bytes(dtype.width)
+            raw = bytes(snap.buf[position : position + dtype.width])
             out[k] = dtype.decode(raw) if v.mask is None else dtype.decode(raw, v.mask & ((1 << 64) - 1))
         return out
 

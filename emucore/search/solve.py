@@ -31,8 +31,10 @@ How candidates are ranked (best first), in this order of importance:
 Candidates that hold the value in the same bytes are one family (``d3`` at A, its ``d2`` tail
 at A+1, a ``d4`` at A-1 over a zero byte): a family is listed together, in the rank of its best
 member, so the true variable stays near the top beside its aliases when the evidence cannot
-tell them apart. Values that never reach 10 or 100 cannot tell widths apart: give the digits as
-drawn, or checkpoints with larger values.
+tell them apart: first the best member of each width, then the other encodings of those widths
+(for values below 10, ``|u1``, ``|d1`` and ``|n1`` read the same byte alike). Values that
+never reach 10 or 100 cannot tell widths apart: give the digits as drawn, or checkpoints with
+larger values.
 
 Signed types are tried only when a shown value is negative (otherwise they read the same as
 their unsigned twins). The emulator is left as it was found.
@@ -343,15 +345,17 @@ def _ranked(groups: list[_Group], snaps: list[Snapshot], shown: Shown, prefs: _P
     row = np.concatenate([np.arange(len(g.positions)) for g in groups])
     order = np.lexsort([columns[name] for name in reversed(KEY_COLUMNS)])[: max(FAMILY_POOL, limit)]
     best: dict[tuple, int] = {}
-    families = []
+    seen: dict[tuple, int] = {}
+    sort_keys = []
     for rank, i in enumerate(order):
         group, r = groups[owner[i]], row[i]
         raw = _raw_bytes(snaps, group.positions[r : r + 1], group.st.width)[:, 0, :]
         address = int(columns["address"][i])
         family = tuple(address + np.flatnonzero((raw != 0).any(axis=0))) or ("zero", address)
         best.setdefault(family, rank)
-        families.append(family)
-    listed = sorted(range(len(order)), key=lambda k: (best[families[k]], k))[:limit]
+        repeat = seen[(family, group.st.width)] = seen.get((family, group.st.width), -1) + 1
+        sort_keys.append((best[family], repeat, rank))
+    listed = sorted(range(len(order)), key=lambda k: sort_keys[k])[:limit]
     out = []
     for k in listed:
         i = order[k]
