@@ -32,7 +32,10 @@ Candidates that hold the value in the same bytes are one family (``d3`` at A, it
 at A+1, a ``d4`` at A-1 over a zero byte): a family is listed together, in the rank of its best
 member, so the true variable stays near the top beside its aliases when the evidence cannot
 tell them apart: first the best member of each width, then the other encodings of those widths
-(for values below 10, ``|u1``, ``|d1`` and ``|n1`` read the same byte alike). Values that
+(for values below 10, ``|u1``, ``|d1`` and ``|n1`` read the same byte alike). Only a family's
+first three members (two when the digits drawn fix the width) come before the next family;
+the rest follow all families' first ones, so a second copy of the value (a game keeps one for
+the display) is not pushed down by the first copy's aliases. Values that
 never reach 10 or 100 cannot tell widths apart: give the digits as drawn, or checkpoints with
 larger values.
 
@@ -58,6 +61,7 @@ MAX_BIAS = 3
 LIMIT = 20
 _KIND_RANK = {"u": 0, "d": 1, "n": 2}
 NATURAL_WIDTHS = (1, 2, 4, 8)
+FAMILY_FIRST = (3, 2)  # members of a family listed before the next family's (int shown, digits shown)
 FAMILY_POOL = 400  # the best candidates grouped into families; the rest cannot reach the list
 
 
@@ -355,7 +359,13 @@ def _ranked(groups: list[_Group], snaps: list[Snapshot], shown: Shown, prefs: _P
         best.setdefault(family, rank)
         repeat = seen[(family, group.st.width)] = seen.get((family, group.st.width), -1) + 1
         sort_keys.append((best[family], repeat, rank))
-    listed = sorted(range(len(order)), key=lambda k: sort_keys[k])[:limit]
+    in_family = sorted(range(len(order)), key=lambda k: sort_keys[k])
+    members: dict[int, int] = {}
+    for k in in_family:
+        members[k] = members.get(-1 - sort_keys[k][0], 0)
+        members[-1 - sort_keys[k][0]] = members[k] + 1
+    first = FAMILY_FIRST[shown.drawn is not None]
+    listed = sorted(in_family, key=lambda k: (members[k] >= first, sort_keys[k][0], members[k]))[:limit]
     out = []
     for k in listed:
         i = order[k]
