@@ -40,7 +40,7 @@ from emucore.search.snapshot import Layout, Snapshot
 KINDS = ("equal", "nonzero", "negative", "less-than", "greater-than", "not-equal")
 OP_RANK = {"zero": 0, "negative": 1, "nonzero": 2, "equal": 3, "not-equal": 4, "less-than": 5, "greater-than": 6}
 NO_REFERENCE = ("zero", "nonzero", "negative")
-POOL = 128  # the tests combined into rules of two terms: half the most stable, half the rarest alive
+POOL = 768  # the tests combined into rules of two terms: half the most stable, half the rarest alive
 TRIPLE_POOL = 48  # the first of those combined into rules of three
 MAX_TERMS = 3
 
@@ -258,41 +258,62 @@ def _alive_snapshots(emulator: Any, alive: Iterable[StateLike], layout: Layout) 
 
 def _combined(emulator: Any, alive: Iterable[StateLike], layout: Layout, evidence: _Evidence,
               max_terms: int) -> list[tuple[Test, ...]]:
-    """Rules of two (else three) tests: the :data:`POOL` best tests true on every over example
-    and on some alive ones, combined so that no alive example makes them all true."""
-    pool = [(int(i), kind) for kind in KINDS if kind != "not-equal"
-            for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] < evidence.alive))]
-    stable = sorted(pool, key=lambda ik: evidence.rank(evidence.test(*ik)))
-    selective = sorted(pool, key=lambda ik: (evidence.true_alive[ik[1]][ik[0]], evidence.rank(evidence.test(*ik))))
-    ranked = list(dict.fromkeys(stable[: POOL // 2] + selective[: POOL // 2] + stable[POOL // 2 : POOL]))[:POOL]
-    if len(ranked) < 2:
+    """Rules of two (else three) tests, from the tests true on every over example and on some
+    alive ones (at most :data:`POOL`: half the most stable, half the rarest while alive), such
+    that no alive example makes all of them true."""
+    candidates = [(int(i), kind) for kind in KINDS if kind != "not-equal"
+                  for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] < evidence.alive))]
+    stable = sorted(candidates, key=lambda ik: evidence.rank(evidence.test(*ik)))
+    rare = sorted(candidates, key=lambda ik: (evidence.true_alive[ik[1]][ik[0]], evidence.rank(evidence.test(*ik))))
+    pool = list(dict.fromkeys(stable[: POOL // 2] + rare[: POOL // 2] + stable[POOL // 2 : POOL]))[:POOL]
+    if len(pool) < 2:
         return []
-    kinds = sorted({kind for _, kind in ranked})
-    columns = []
-    for snap in _alive_snapshots(emulator, alive, layout):
-        now = evidence.values.read(snap)
-        truth = {kind: evidence.truth(kind, now) for kind in kinds}
-        columns.append([truth[kind][i] for i, kind in ranked])
-    table = np.array(columns, dtype=np.float32)  # (alive examples, tests): 1 where the test is true
-    variable = [i for i, _ in ranked]
-    found: list[tuple[int, ...]] = []
-    together = table.T @ table
-    for a, b in combinations(range(len(ranked)), 2):
-        if together[a, b] == 0 and variable[a] != variable[b]:
-            found.append((a, b))
+    table = _truth_table(emulator, alive, layout, evidence, pool)
+    variable = np.array([i for i, _ in pool])
+    together = _co_true(table, table)
+    found: list[tuple[int, ...]] = [
+        (int(a), int(b)) for a, b in np.argwhere(np.triu(together == 0, 1)) if variable[a] != variable[b]]
     if not found and max_terms == 3:
-        small = min(len(ranked), TRIPLE_POOL)
-        pairs = [(a, b) for a, b in combinations(range(small), 2) if variable[a] != variable[b]]
-        both = np.stack([table[:, a] * table[:, b] for a, b in pairs], axis=1)
-        all_three = both.T @ table[:, :small]
-        for p, (a, b) in enumerate(pairs):
-            for c in np.flatnonzero(all_three[p] == 0):
-                if c > b and variable[c] not in (variable[a], variable[b]):
-                    found.append((a, b, int(c)))
-    rules = [tuple(evidence.test(*ranked[k]) for k in combo) for combo in found]
+        position = {test: k for k, test in enumerate(pool)}
+        small = sorted({position[t] for t in stable[: TRIPLE_POOL // 2] + rare[: TRIPLE_POOL // 2]})
+        pairs = [(a, b) for a, b in combinations(small, 2) if variable[a] != variable[b]]
+        if pairs:
+            both = np.stack([table[:, a] & table[:, b] for a, b in pairs], axis=1)
+            all_three = _co_true(both, table[:, small])
+            for p, c in np.argwhere(all_three == 0):
+                a, b = pairs[p]
+                c = small[c]
+                if c > b and variable[c] != variable[a] and variable[c] != variable[b]:
+                    found.append((a, b, c))
+    rules = [tuple(evidence.test(*pool[k]) for k in combo) for combo in found]
     rules.sort(key=lambda tests: (sum(t.name is None for t in tests), max(t.changes for t in tests),
                                   sum(OP_RANK[t.op] for t in tests), [t.address for t in tests]))
     return rules
+
+
+def _truth_table(emulator: Any, alive: Iterable[StateLike], layout: Layout, evidence: _Evidence,
+                 pool: list[tuple[int, str]]) -> np.ndarray:
+    """``(alive examples, tests)``: whether each test of ``pool`` is true on each alive example."""
+    kinds = sorted({kind for _, kind in pool})
+    where = {kind: np.array([k for k, (_, c) in enumerate(pool) if c == kind]) for kind in kinds}
+    index = {kind: np.array([i for i, c in pool if c == kind]) for kind in kinds}
+    rows = []
+    for snap in _alive_snapshots(emulator, alive, layout):
+        now = evidence.values.read(snap)
+        row = np.empty(len(pool), dtype=bool)
+        for kind in kinds:
+            row[where[kind]] = evidence.truth(kind, now)[index[kind]]
+        rows.append(row)
+    return np.stack(rows)
+
+
+def _co_true(left: np.ndarray, right: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """How many rows have both column i of ``left`` and column j of ``right`` true (float32
+    products by chunks of rows: exact for counts below 2**24)."""
+    out = np.zeros((left.shape[1], right.shape[1]), dtype=np.float32)
+    for start in range(0, len(left), chunk):
+        out += left[start : start + chunk].T.astype(np.float32) @ right[start : start + chunk].astype(np.float32)
+    return out
 
 
 def _rule(tests: tuple[Test, ...], data: list[_Variable]) -> DoneRule:
