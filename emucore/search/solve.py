@@ -132,6 +132,9 @@ class Shown:
                 values.append(int(text))
             else:
                 values.append(int(item))
+        for index, value in enumerate(values):
+            if abs(value) >= 10**18:
+                raise ValueError(f"checkpoint {index}: shown {value} is larger than any type holds")
         return cls(tuple(values), max(widths) if widths else None)
 
 

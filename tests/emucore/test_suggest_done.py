@@ -104,6 +104,25 @@ def test_episode_movies_give_a_rule_that_fires_where_the_shipped_one_does(stable
     assert _first_done(theirs, actions) == len(snaps)
 
 
+def test_three_tests_when_no_two_separate_the_examples(genesis_episode):
+    """Memory that differs only in three bytes, all 1 when over and never all 1 while alive."""
+    emulator, frames = genesis_episode
+    base = frames[0]
+    flags = (0xFF0100, 0xFF0102, 0xFF0104)
+
+    def memory(*bits: int) -> Snapshot:
+        buf = base.buf.copy()
+        buf[base.layout.positions_of(np.array(flags))] = bits
+        return Snapshot(base.layout, buf)
+
+    alive = [memory(*bits) for bits in ((1, 1, 0), (1, 0, 1), (0, 1, 1), (0, 0, 0), (1, 0, 0))]
+    over = [memory(1, 1, 1)]
+    variables, done = suggest_done(emulator, alive, over)
+    assert done["condition"] == "all" and len(done["variables"]) == 3
+    assert sorted(v["address"] for v in variables.values()) == list(flags)
+    assert done_rules(emulator, alive, over, max_terms=2) == []
+
+
 def test_no_rule_when_an_over_state_is_also_alive(genesis_episode):
     emulator, frames = genesis_episode
     assert done_rules(emulator, frames, frames[-1:]) == []
