@@ -125,7 +125,7 @@ def evaluate_solve(games: list[str]) -> None:
         env.close()
     for i, form in enumerate(("int", "digits")):
         top1 = sum(r[2][i] == 1 for r in rows)
-        top3 = sum(r[2][i] is not None and r[2][i] <= 3 for r in rows)
+        top3 = sum((r[2][i] or 99) <= 3 for r in rows)
         print(f"shown as {form}: top 1 {top1}/{len(rows)}, top 3 {top3}/{len(rows)}")
     if times:
         print(f"solve_value: median {1000 * statistics.median(times):.1f} ms, worst {1000 * max(times):.1f} ms")
@@ -185,7 +185,7 @@ def evaluate_done(games: list[str], train: int = 3, held_out: int = 3, use_data:
         if env is None:
             print(f"{game}: not available", flush=True)
             continue
-        episodes = []
+        episodes: list[tuple[list[Snapshot], list]] = []
         seed = 0
         while len(episodes) < train + held_out and seed < 3 * (train + held_out):
             snaps, actions = episode(env, seed)
