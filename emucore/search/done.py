@@ -33,39 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from emucore.datatypes import parse_type
 from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
-from emucore.search.snapshot import Layout, Snapshot
+from emucore.search.done_evidence import KINDS, OP_RANK, Evidence, Kept, Test, Values, Variable, data_variables
+from emucore.search.snapshot import Snapshot
 
-KINDS = ("equal", "nonzero", "negative", "less-than", "greater-than", "not-equal")
-OP_RANK = {"zero": 0, "negative": 1, "nonzero": 2, "equal": 3, "not-equal": 4, "less-than": 5, "greater-than": 6}
-NO_REFERENCE = ("zero", "nonzero", "negative")
 POOL = 768  # the tests combined into rules of two terms: half the most stable, half the rarest alive
 TRIPLE_POOL = 48  # the first of those combined into rules of three
 MAX_TERMS = 3
-
-
-@dataclass(frozen=True)
-class Test:
-    """One test of a rule: ``op(value, reference)`` on the variable ``(address, type, mask)``.
-
-    ``name`` is the data.json name when the variable is one of ``data``'s; ``changes`` counts
-    the alive examples whose value differs from the one before (rule 3); ``alive_high`` is the
-    largest value seen alive.
-    """
-
-    address: int
-    type: str
-    op: str
-    reference: int = 0
-    mask: int | None = None
-    name: str | None = None
-    changes: int = 0
-    alive_high: int = 0
-
-    def spec(self) -> dict[str, Any]:
-        """The scenario.json test."""
-        return {"op": self.op} if self.op in NO_REFERENCE else {"op": self.op, "reference": self.reference}
 
 
 @dataclass(frozen=True)
@@ -80,133 +54,6 @@ class DoneRule:
         """``"lives zero and gameover equal 1"``."""
         return " and ".join(f"{name} {spec['op']}" + (f" {spec['reference']}" if "reference" in spec else "")
                             for name, spec in self.done["variables"].items())
-
-
-@dataclass(frozen=True)
-class _Variable:
-    address: int
-    type: str
-    mask: int | None
-    name: str | None
-
-
-class _Values:
-    """Every variable's value in a snapshot as one int64 vector: each mapped byte (``|u1``, named
-    after a ``|u1`` variable of ``data`` there), then the other variables of ``data``."""
-
-    def __init__(self, layout: Layout, data: list[_Variable]):
-        self.positions = layout.valid_positions
-        addresses = layout.addresses(self.positions)
-        named = {v.address: v.name for v in data if v.mask is None and v.type == "|u1"}
-        self.variables = [_Variable(int(a), "|u1", None, named.get(int(a))) for a in addresses]
-        self.extra = [v for v in data if not (v.mask is None and v.type == "|u1")]
-        self.variables += self.extra
-        self.extra_positions = layout.positions_of(np.array([v.address for v in self.extra], dtype=np.int64))
-        for v, position in zip(self.extra, self.extra_positions):
-            if position < 0:
-                raise ValueError(f"data: variable {v.name!r} is at {v.address:#x}, outside the game's memory")
-        self.is_byte = np.arange(len(self.variables)) < len(self.positions)
-
-    def read(self, snap: Snapshot) -> np.ndarray:
-        out = np.empty(len(self.variables), dtype=np.int64)
-        out[: len(self.positions)] = snap.buf[self.positions]
-        for k, (v, position) in enumerate(zip(self.extra, self.extra_positions), len(self.positions)):
-            dtype = parse_type(v.type)
-            raw = bytes(snap.buf[position : position + dtype.width])
-            out[k] = dtype.decode(raw) if v.mask is None else dtype.decode(raw, v.mask & ((1 << 64) - 1))
-        return out
-
-    def negative(self, values: np.ndarray) -> np.ndarray:
-        return np.where(self.is_byte, values >= 128, values < 0)
-
-
-class _Evidence:
-    """Per variable and kind of test: is it true on every over example, on how many alive ones."""
-
-    def __init__(self, values: _Values, over: np.ndarray):
-        self.values = values
-        self.over = over
-        low, high = over.min(axis=0), over.max(axis=0)
-        self.reference = {"equal": over[0], "less-than": high + 1, "greater-than": low - 1,
-                          "nonzero": np.zeros_like(low), "negative": np.zeros_like(low)}
-        self.on_over = {"equal": low == high, "nonzero": (over != 0).all(axis=0),
-                        "negative": values.negative(over).all(axis=0),
-                        "less-than": np.ones(len(low), dtype=bool), "greater-than": np.ones(len(low), dtype=bool)}
-        self.true_alive = {kind: np.zeros(len(low), dtype=np.int64) for kind in self.on_over}
-        self.alive_low = np.full(len(low), np.iinfo(np.int64).max)
-        self.alive_high = np.full(len(low), np.iinfo(np.int64).min)
-        self.changes = np.zeros(len(low), dtype=np.int64)
-        self.alive = 0
-        self._last: np.ndarray | None = None
-
-    def truth(self, kind: str, values: np.ndarray) -> np.ndarray:
-        if kind == "equal":
-            return values == self.reference["equal"]
-        if kind == "nonzero":
-            return values != 0
-        if kind == "negative":
-            return self.values.negative(values)
-        if kind == "less-than":
-            return values < self.reference["less-than"]
-        if kind == "greater-than":
-            return values > self.reference["greater-than"]
-        return values != self.alive_low  # not-equal: the one value every alive example had
-
-    def add_alive(self, values: np.ndarray) -> None:
-        for kind, count in self.true_alive.items():
-            count += self.truth(kind, values)
-        np.minimum(self.alive_low, values, out=self.alive_low)
-        np.maximum(self.alive_high, values, out=self.alive_high)
-        if self._last is not None:
-            self.changes += values != self._last
-        self._last = values
-        self.alive += 1
-
-    def finish(self) -> None:
-        """``not-equal``: every alive example had one value, no over example has it."""
-        constant = self.alive_low == self.alive_high
-        self.on_over["not-equal"] = constant & (self.over != self.alive_low).all(axis=0)
-        self.true_alive["not-equal"] = np.where(constant, 0, self.alive)
-        self.reference["not-equal"] = self.alive_low
-
-    def test(self, index: int, kind: str) -> Test:
-        v = self.values.variables[index]
-        reference = int(self.reference[kind][index])
-        op = kind
-        if kind == "equal" and reference == 0:
-            op = "zero"
-        elif kind == "not-equal" and reference == 0:
-            op = "nonzero"
-        address, type_, name = v.address, v.type, v.name
-        if kind == "negative" and index < len(self.values.positions):
-            type_, name = "|i1", None
-        return Test(address, type_, op, reference, v.mask, name, int(self.changes[index]),
-                    int(self.alive_high[index]))
-
-    def rank(self, test: Test) -> tuple:
-        return (test.name is None, test.changes, OP_RANK[test.op], test.type, test.address)
-
-
-def _data_variables(data: Mapping[str, Any] | None) -> list[_Variable]:
-    if data is None:
-        return []
-    if not isinstance(data, Mapping):
-        raise ValueError(f"data is data.json's variables by name, not {type(data).__name__}")
-    info = data["info"] if isinstance(data.get("info"), Mapping) else data
-    out = []
-    for name, spec in info.items():
-        if not isinstance(spec, Mapping) or isinstance(spec.get("address"), bool) or not isinstance(
-                spec.get("address"), int):
-            raise ValueError(f"data: variable {name!r} needs an integer address")
-        try:
-            dtype = parse_type(spec.get("type"))
-        except ValueError as exc:
-            raise ValueError(f"data: variable {name!r}: {exc}") from exc
-        mask = spec.get("mask")
-        if mask is not None and (isinstance(mask, bool) or not isinstance(mask, int)):
-            raise ValueError(f"data: variable {name!r}: mask must be an integer")
-        out.append(_Variable(int(spec["address"]), dtype.text, mask, str(name)))
-    return out
 
 
 def _reusable(alive: Iterable[StateLike]) -> Iterable[StateLike]:
@@ -226,15 +73,16 @@ def done_rules(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLi
         raise ValueError("over is a list of states, not one state")
     if isinstance(max_terms, bool) or not isinstance(max_terms, int) or not 1 <= max_terms <= MAX_TERMS:
         raise ValueError(f"max_terms must be 1 to {MAX_TERMS}, not {max_terms!r}")
-    variables = _data_variables(data)
+    variables = data_variables(data)
     alive = _reusable(alive)
     over_snaps = list(snapshots_of(emulator, over, "over state"))
     if not over_snaps:
         raise ValueError("suggest_done needs at least one over state")
     same_layout(over_snaps, "over state")
-    values = _Values(over_snaps[0].layout, variables)
-    evidence = _Evidence(values, np.stack([values.read(s) for s in over_snaps]))
-    for snap in _alive_snapshots(emulator, alive, over_snaps[0].layout):
+    values = Values(over_snaps[0].layout, variables)
+    evidence = Evidence(values, np.stack([values.read(s) for s in over_snaps]))
+    alive = Kept(emulator, alive, over_snaps[0].layout)
+    for snap in alive:
         evidence.add_alive(values.read(snap))
     if not evidence.alive:
         raise ValueError("suggest_done needs at least one alive state")
@@ -245,19 +93,11 @@ def done_rules(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLi
         return [_rule((t,), variables) for t in sorted(singles, key=evidence.rank)[:limit]]
     if max_terms == 1:
         return []
-    combined = _combined(emulator, alive, over_snaps[0].layout, evidence, max_terms)
+    combined = _combined(alive, evidence, max_terms)
     return [_rule(tests, variables) for tests in combined[:limit]]
 
 
-def _alive_snapshots(emulator: Any, alive: Iterable[StateLike], layout: Layout) -> Iterator[Snapshot]:
-    for index, snap in enumerate(snapshots_of(emulator, alive, "alive state")):
-        if snap.layout != layout:
-            raise ValueError(f"alive state {index} has another memory layout than the over states")
-        yield snap
-
-
-def _combined(emulator: Any, alive: Iterable[StateLike], layout: Layout, evidence: _Evidence,
-              max_terms: int) -> list[tuple[Test, ...]]:
+def _combined(alive: Iterable[Snapshot], evidence: Evidence, max_terms: int) -> list[tuple[Test, ...]]:
     """Rules of two (else three) tests, from the tests true on every over example and on some
     alive ones (at most :data:`POOL`: half the most stable, half the rarest while alive), such
     that no alive example makes all of them true."""
@@ -268,7 +108,7 @@ def _combined(emulator: Any, alive: Iterable[StateLike], layout: Layout, evidenc
     pool = list(dict.fromkeys(stable[: POOL // 2] + rare[: POOL // 2] + stable[POOL // 2 : POOL]))[:POOL]
     if len(pool) < 2:
         return []
-    table = _truth_table(emulator, alive, layout, evidence, pool)
+    table = _truth_table(alive, evidence, pool)
     variable = np.array([i for i, _ in pool])
     together = _co_true(table, table)
     found: list[tuple[int, ...]] = [
@@ -291,14 +131,13 @@ def _combined(emulator: Any, alive: Iterable[StateLike], layout: Layout, evidenc
     return rules
 
 
-def _truth_table(emulator: Any, alive: Iterable[StateLike], layout: Layout, evidence: _Evidence,
-                 pool: list[tuple[int, str]]) -> np.ndarray:
+def _truth_table(alive: Iterable[Snapshot], evidence: Evidence, pool: list[tuple[int, str]]) -> np.ndarray:
     """``(alive examples, tests)``: whether each test of ``pool`` is true on each alive example."""
     kinds = sorted({kind for _, kind in pool})
     where = {kind: np.array([k for k, (_, c) in enumerate(pool) if c == kind]) for kind in kinds}
     index = {kind: np.array([i for i, c in pool if c == kind]) for kind in kinds}
     rows = []
-    for snap in _alive_snapshots(emulator, alive, layout):
+    for snap in alive:
         now = evidence.values.read(snap)
         row = np.empty(len(pool), dtype=bool)
         for kind in kinds:
@@ -316,7 +155,7 @@ def _co_true(left: np.ndarray, right: np.ndarray, chunk: int = 4096) -> np.ndarr
     return out
 
 
-def _rule(tests: tuple[Test, ...], data: list[_Variable]) -> DoneRule:
+def _rule(tests: tuple[Test, ...], data: list[Variable]) -> DoneRule:
     """Names the tests' variables (``data``'s names, else ``lives`` or ``gameover``) and writes them."""
     taken = {v.name for v in data if v.name}
     variables: dict[str, dict[str, Any]] = {}

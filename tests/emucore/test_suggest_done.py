@@ -104,6 +104,27 @@ def test_episode_movies_give_a_rule_that_fires_where_the_shipped_one_does(stable
     assert _first_done(theirs, actions) == len(snaps)
 
 
+def test_state_bytes_work_and_leave_the_emulator_as_it_was():
+    """The NES homebrew game (lives at 19, game_over at 18): states every 10th frame and the last
+    20 before the game over are the alive examples."""
+    emulator = Emulator(NES_ROM)
+    try:
+        states = []
+        while not emulator.read(18, "|u1"):
+            emulator.step()
+            states.append(emulator.get_state())
+        alive = states[:-21:10] + states[-21:-1]
+        before = emulator.get_state()
+        data = {"lives": {"address": 19, "type": "|u1"}}
+        named = suggest_done(emulator, iter(alive), states[-1:], data=data)  # a one-shot iterator will do
+        assert named == ({}, {"variables": {"lives": {"op": "zero"}}})
+        assert suggest_done(emulator, alive, states[-1:]) == (
+            {"gameover": {"address": 18, "type": "|u1"}}, {"variables": {"gameover": {"op": "nonzero"}}})
+        assert emulator.get_state() == before
+    finally:
+        emulator.close()
+
+
 def test_three_tests_when_no_two_separate_the_examples(genesis_episode):
     """Memory that differs only in three bytes, all 1 when over and never all 1 while alive."""
     emulator, frames = genesis_episode

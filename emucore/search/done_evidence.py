@@ -1,0 +1,203 @@
+"""What alive and over examples say about every byte and variable, for :mod:`emucore.search.done`.
+
+:class:`Values` reads every probe (each mapped byte as ``|u1``, and the data.json variables) from
+a snapshot as one int64 vector; :class:`Evidence` accumulates, per probe and kind of test, whether
+the test is true on every over example and on how many alive ones, and how often the value
+changed while alive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from emucore.datatypes import parse_type
+from emucore.search.checkpoints import StateLike, snapshots_of
+from emucore.search.snapshot import Layout, Snapshot
+
+KINDS = ("equal", "nonzero", "negative", "less-than", "greater-than", "not-equal")
+OP_RANK = {"zero": 0, "negative": 1, "nonzero": 2, "equal": 3, "not-equal": 4, "less-than": 5, "greater-than": 6}
+NO_REFERENCE = ("zero", "nonzero", "negative")
+KEEP_BYTES = 256 << 20
+
+
+@dataclass(frozen=True)
+class Test:
+    """One test of a rule: ``op(value, reference)`` on the variable ``(address, type, mask)``.
+
+    ``name`` is the data.json name when the variable is one of ``data``'s; ``changes`` counts
+    the alive examples whose value differs from the one before (rule 3); ``alive_high`` is the
+    largest value seen alive.
+    """
+
+    address: int
+    type: str
+    op: str
+    reference: int = 0
+    mask: int | None = None
+    name: str | None = None
+    changes: int = 0
+    alive_high: int = 0
+
+    def spec(self) -> dict[str, Any]:
+        """The scenario.json test."""
+        return {"op": self.op} if self.op in NO_REFERENCE else {"op": self.op, "reference": self.reference}
+
+
+@dataclass(frozen=True)
+class Variable:
+    address: int
+    type: str
+    mask: int | None
+    name: str | None
+
+
+class Values:
+    """Every variable's value in a snapshot as one int64 vector: each mapped byte (``|u1``, named
+    after a ``|u1`` variable of ``data`` there), then the other variables of ``data``."""
+
+    def __init__(self, layout: Layout, data: list[Variable]):
+        self.positions = layout.valid_positions
+        addresses = layout.addresses(self.positions)
+        named = {v.address: v.name for v in data if v.mask is None and v.type == "|u1"}
+        self.variables = [Variable(int(a), "|u1", None, named.get(int(a))) for a in addresses]
+        self.extra = [v for v in data if not (v.mask is None and v.type == "|u1")]
+        self.variables += self.extra
+        self.extra_positions = layout.positions_of(np.array([v.address for v in self.extra], dtype=np.int64))
+        for v, position in zip(self.extra, self.extra_positions):
+            if position < 0:
+                raise ValueError(f"data: variable {v.name!r} is at {v.address:#x}, outside the game's memory")
+        self.is_byte = np.arange(len(self.variables)) < len(self.positions)
+
+    def read(self, snap: Snapshot) -> np.ndarray:
+        out = np.empty(len(self.variables), dtype=np.int64)
+        out[: len(self.positions)] = snap.buf[self.positions]
+        for k, (v, position) in enumerate(zip(self.extra, self.extra_positions), len(self.positions)):
+            dtype = parse_type(v.type)
+            raw = bytes(snap.buf[position : position + dtype.width])
+            out[k] = dtype.decode(raw) if v.mask is None else dtype.decode(raw, v.mask & ((1 << 64) - 1))
+        return out
+
+    def negative(self, values: np.ndarray) -> np.ndarray:
+        return np.where(self.is_byte, values >= 128, values < 0)
+
+
+class Evidence:
+    """Per variable and kind of test: is it true on every over example, on how many alive ones."""
+
+    def __init__(self, values: Values, over: np.ndarray):
+        self.values = values
+        self.over = over
+        low, high = over.min(axis=0), over.max(axis=0)
+        self.reference = {"equal": over[0], "less-than": high + 1, "greater-than": low - 1,
+                          "nonzero": np.zeros_like(low), "negative": np.zeros_like(low)}
+        self.on_over = {"equal": low == high, "nonzero": (over != 0).all(axis=0),
+                        "negative": values.negative(over).all(axis=0),
+                        "less-than": np.ones(len(low), dtype=bool), "greater-than": np.ones(len(low), dtype=bool)}
+        self.true_alive = {kind: np.zeros(len(low), dtype=np.int64) for kind in self.on_over}
+        self.alive_low = np.full(len(low), np.iinfo(np.int64).max)
+        self.alive_high = np.full(len(low), np.iinfo(np.int64).min)
+        self.changes = np.zeros(len(low), dtype=np.int64)
+        self.alive = 0
+        self._last: np.ndarray | None = None
+
+    def truth(self, kind: str, values: np.ndarray) -> np.ndarray:
+        if kind == "equal":
+            return values == self.reference["equal"]
+        if kind == "nonzero":
+            return values != 0
+        if kind == "negative":
+            return self.values.negative(values)
+        if kind == "less-than":
+            return values < self.reference["less-than"]
+        if kind == "greater-than":
+            return values > self.reference["greater-than"]
+        return values != self.alive_low  # not-equal: the one value every alive example had
+
+    def add_alive(self, values: np.ndarray) -> None:
+        for kind, count in self.true_alive.items():
+            count += self.truth(kind, values)
+        np.minimum(self.alive_low, values, out=self.alive_low)
+        np.maximum(self.alive_high, values, out=self.alive_high)
+        if self._last is not None:
+            self.changes += values != self._last
+        self._last = values
+        self.alive += 1
+
+    def finish(self) -> None:
+        """``not-equal``: every alive example had one value, no over example has it."""
+        constant = self.alive_low == self.alive_high
+        self.on_over["not-equal"] = constant & (self.over != self.alive_low).all(axis=0)
+        self.true_alive["not-equal"] = np.where(constant, 0, self.alive)
+        self.reference["not-equal"] = self.alive_low
+
+    def test(self, index: int, kind: str) -> Test:
+        v = self.values.variables[index]
+        reference = int(self.reference[kind][index])
+        op = kind
+        if kind == "equal" and reference == 0:
+            op = "zero"
+        elif kind == "not-equal" and reference == 0:
+            op = "nonzero"
+        address, type_, name = v.address, v.type, v.name
+        if kind == "negative" and index < len(self.values.positions):
+            type_, name = "|i1", None
+        return Test(address, type_, op, reference, v.mask, name, int(self.changes[index]),
+                    int(self.alive_high[index]))
+
+    def rank(self, test: Test) -> tuple:
+        return (test.name is None, test.changes, OP_RANK[test.op], test.type, test.address)
+
+
+def data_variables(data: Mapping[str, Any] | None) -> list[Variable]:
+    if data is None:
+        return []
+    if not isinstance(data, Mapping):
+        raise ValueError(f"data is data.json's variables by name, not {type(data).__name__}")
+    info = data["info"] if isinstance(data.get("info"), Mapping) else data
+    out = []
+    for name, spec in info.items():
+        if not isinstance(spec, Mapping) or isinstance(spec.get("address"), bool) or not isinstance(
+                spec.get("address"), int):
+            raise ValueError(f"data: variable {name!r} needs an integer address")
+        try:
+            dtype = parse_type(spec.get("type"))
+        except ValueError as exc:
+            raise ValueError(f"data: variable {name!r}: {exc}") from exc
+        mask = spec.get("mask")
+        if mask is not None and (isinstance(mask, bool) or not isinstance(mask, int)):
+            raise ValueError(f"data: variable {name!r}: mask must be an integer")
+        out.append(Variable(int(spec["address"]), dtype.text, mask, str(name)))
+    return out
+
+
+def alive_snapshots(emulator: Any, alive: Iterable[StateLike], layout: Layout) -> Iterator[Snapshot]:
+    for index, snap in enumerate(snapshots_of(emulator, alive, "alive state")):
+        if snap.layout != layout:
+            raise ValueError(f"alive state {index} has another memory layout than the over states")
+        yield snap
+
+
+class Kept:
+    """Alive snapshots read from states, kept for the second reading while they fit in
+    :data:`KEEP_BYTES` (loading a state costs a core reload on some cores: Stella's)."""
+
+    def __init__(self, emulator: Any, alive: Iterable[StateLike], layout: Layout):
+        self.emulator, self.alive, self.layout = emulator, alive, layout
+        self.kept: list[Snapshot] | None = None
+
+    def __iter__(self) -> Iterator[Snapshot]:
+        if self.kept is not None:
+            yield from self.kept
+            return
+        kept: list[Snapshot] | None = []
+        for snap in alive_snapshots(self.emulator, self.alive, self.layout):
+            if kept is not None:
+                kept.append(snap)
+                if len(kept) * snap.layout.length > KEEP_BYTES:
+                    kept = None
+            yield snap
+        self.kept = kept
