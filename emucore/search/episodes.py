@@ -19,49 +19,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from emucore.search.movies import movie_masks
+from emucore.search.movies import Replay, movie_masks
 from emucore.search.snapshot import Snapshot
-
-
-@dataclass(frozen=True)
-class Replay:
-    """One movie's replay from ``start``, yielding the memory after frames ``0 .. stop - 1``.
-
-    Each iteration replays; the emulator's state and held buttons are restored when it ends.
-    """
-
-    emulator: Any
-    masks: Any  # (frames, players) button masks
-    start: bytes
-    stop: int
-
-    def __len__(self) -> int:
-        return self.stop
-
-    def __iter__(self) -> Iterator[Snapshot]:
-        return self._run(every=True)
-
-    def final(self) -> Snapshot:
-        """The memory after the last frame (only that one is copied)."""
-        return next(self._run(every=False))
-
-    def _run(self, every: bool) -> Iterator[Snapshot]:
-        emulator = self.emulator
-        players = self.masks.shape[1]
-        saved = emulator.get_state()
-        held = [emulator.get_button_mask(p) for p in range(players)]
-        try:
-            emulator.set_state(self.start)
-            for frame in range(self.stop):
-                for player in range(players):
-                    emulator.set_button_mask(int(self.masks[frame, player]), player)
-                emulator.step()
-                if every or frame == self.stop - 1:
-                    yield Snapshot.capture(emulator.memory, frame, f"movie frame {frame}")
-        finally:
-            emulator.set_state(saved)
-            for player, mask in enumerate(held):
-                emulator.set_button_mask(mask, player)
 
 
 @dataclass(frozen=True)
@@ -127,4 +86,4 @@ def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
     return DoneExamples(Frames(tuple(replays)), over)
 
 
-__all__ = ["DoneExamples", "Frames", "Replay", "episode_examples"]
+__all__ = ["DoneExamples", "Frames", "episode_examples"]

@@ -11,7 +11,9 @@ changed, so those frames only accumulate per-byte change masks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from contextlib import closing
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -51,6 +53,56 @@ def movie_masks(movie: Any) -> np.ndarray:
         return masks
     masks = np.asarray(movie, dtype=np.int64)
     return masks.reshape(len(masks), -1) if masks.ndim == 1 else masks
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A replay of button masks from ``start`` (None: the emulator's state now), frames
+    ``0 .. stop - 1``, yielding the memory after each; each iteration replays. The emulator's
+    state and held buttons are restored when an iteration ends or is closed.
+    """
+
+    emulator: Any
+    masks: np.ndarray  # (frames, players), as movie_masks gives them
+    start: bytes | None
+    stop: int
+
+    def __len__(self) -> int:
+        return self.stop
+
+    def __iter__(self) -> Iterator[Snapshot]:
+        return self.run()
+
+    def final(self) -> Snapshot:
+        """The memory after the last frame (only that one is copied)."""
+        with closing(self.run(every=False)) as snapshots:
+            return next(snapshots)
+
+    def run(self, *, every: bool = True, with_start: bool = False) -> Generator[Snapshot, None, None]:
+        """Snapshots after every frame (``every=False``: the last only), the start first if asked."""
+        emulator = self.emulator
+        players = self.masks.shape[1]
+        saved = emulator.get_state()
+        held = [emulator.get_button_mask(p) for p in range(players)]
+        try:
+            if self.start is not None:
+                emulator.set_state(self.start)
+            if with_start:
+                yield self._capture("movie start")
+            for frame in range(self.stop):
+                for player in range(players):
+                    emulator.set_button_mask(int(self.masks[frame, player]), player)
+                emulator.step()
+                if every or frame == self.stop - 1:
+                    yield self._capture(f"movie frame {frame}")
+        finally:
+            emulator.set_state(saved)
+            for player, mask in enumerate(held):
+                emulator.set_button_mask(mask, player)
+
+    def _capture(self, label: str) -> Snapshot:
+        frame = getattr(self.emulator, "frame_count", None)
+        return Snapshot.capture(self.emulator.memory, frame if isinstance(frame, int) else None, label)
 
 
 def search_movie(
@@ -93,29 +145,17 @@ def search_movie(
         start_state = movie_or_masks.get_state() or None
     search = MemorySearch(emulator, types)
     kinds = {st.digits for st in search.search_types}
-    players = masks.shape[1] if masks.ndim == 2 else 1
-    saved_state = emulator.get_state()
-    saved_masks = [emulator.get_button_mask(p) for p in range(players)]
+    replay = Replay(emulator, masks, bytes(start_state) if start_state is not None else None, len(masks))
     pairs: dict[int, tuple[Snapshot, Snapshot]] = {}
-    try:
-        if start_state is not None:
-            emulator.set_state(bytes(start_state))
-        before = search.snapshot("movie start")
+    with closing(replay.run(with_start=True)) as snapshots:
+        before = next(snapshots)
         moved = {kind: np.zeros(before.layout.length, dtype=bool) for kind in kinds}
-        for frame, row in enumerate(masks):
-            for player in range(players):
-                emulator.set_button_mask(int(row[player]), player)
-            emulator.step()
-            after = search.snapshot(f"movie frame {frame}")
+        for frame, after in enumerate(snapshots):
             if frame in ops:
                 pairs[frame] = (before, after)
             elif others == "unchanged":
                 _accumulate(moved, before.buf, after.buf)
             before = after
-    finally:
-        emulator.set_state(saved_state)
-        for player, mask in enumerate(saved_masks):
-            emulator.set_button_mask(mask, player)
     st = search.search_types
     cset = search.candidates_set
     if others == "unchanged":
@@ -146,4 +186,4 @@ def _accumulate(moved: dict[str, np.ndarray], before: np.ndarray, after: np.ndar
             mask[where] |= table[before[where]] != table[after[where]]
 
 
-__all__ = ["movie_masks", "search_movie"]
+__all__ = ["Replay", "movie_masks", "search_movie"]
