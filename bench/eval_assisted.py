@@ -151,11 +151,9 @@ def episode(env, seed: int, limit: int = 30000) -> tuple[list[Snapshot], list]:
     return [], []
 
 
-def first_done(folder: Path, actions: list) -> int | None:
-    """The step at which ``folder``'s scenario ends an episode played with ``actions`` (1-based)."""
-    import emucore
-
-    env = emucore.make(str(folder))
+def first_done(env, actions: list) -> int | None:
+    """The step at which ``env``'s scenario ends an episode played with ``actions`` (1-based,
+    None if it does not); the env (emucore's or stable-retro's) is closed afterwards."""
     try:
         env.reset(seed=0)
         for step, action in enumerate(actions, 1):
@@ -167,6 +165,7 @@ def first_done(folder: Path, actions: list) -> int | None:
 
 
 def with_rule(folder: Path, variables: dict, done: dict, target: Path) -> Path:
+    """A copy of the integration ``folder`` at ``target`` with the new variables and done rule."""
     shutil.copytree(folder, target, dirs_exist_ok=True)
     data = json.loads((target / "data.json").read_text())
     data["info"].update(variables)
@@ -213,7 +212,7 @@ def evaluate_done(games: list[str], train: int = 3, held_out: int = 3, use_data:
         rule_folder = with_rule(folder, variables, done, scratch / "rule" / folder.name)
         results = []
         for snaps, actions in episodes[train:]:
-            results.append((len(snaps), first_done(rule_folder, actions)))
+            results.append((len(snaps), first_done(emucore.make(str(rule_folder)), actions)))
         hits = sum(a == b for a, b in results)
         same += hits
         total += len(results)

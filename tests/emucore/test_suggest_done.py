@@ -7,14 +7,11 @@ not seen must be the suggested rule's, in emucore and in stable-retro alike.
 
 from __future__ import annotations
 
-import json
-import shutil
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import emucore
+from bench.eval_assisted import episode, first_done, with_rule
 from emucore import Emulator
 from emucore.search import Snapshot, done_rules, episode_examples, suggest_done
 from tests.conftest import GENESIS_ROM, NES_ROM
@@ -67,16 +64,18 @@ def test_a_rule_that_would_fire_before_the_game_over_is_not_suggested(stable_ata
     """Frostbite's lives reach 0 at the start of the last life, long before the game ends: the
     frames before the game over rule out ``lives zero`` alone, and the rule needs two tests."""
     env = stable_atari("Frostbite")
-    episodes = [_episode(env, seed) for seed in range(4)]
+    episodes = [episode(env, seed) for seed in range(4)]
+    assert all(snaps for snaps, _ in episodes)
     alive = [s for snaps, _ in episodes[:3] for s in snaps[:-1]]
     over = [snaps[-1] for snaps, _ in episodes[:3]]
     lives = env.unwrapped.data.variables["lives"].address
     assert any(s.read(lives, "|u1") == 0 for s in alive)
     variables, done = suggest_done(env.unwrapped.em, alive, over)
     assert done["condition"] == "all" and len(done["variables"]) == 2
-    folder = _with_rule(env, variables, done, tmp_path / "custom")
+    name = env.unwrapped.gamename
+    folder = with_rule(tmp_path / name, variables, done, tmp_path / "custom" / name)
     snaps, actions = episodes[3]
-    assert _first_done(emucore.make(str(folder)), actions) == len(snaps)
+    assert first_done(emucore.make(str(folder)), actions) == len(snaps)
 
 
 @pytest.mark.parametrize("game", ["Breakout", "AirRaid"])
@@ -89,19 +88,20 @@ def test_episode_movies_give_a_rule_that_fires_where_the_shipped_one_does(stable
     movies = tmp_path / "movies"
     movies.mkdir()
     recorder = emucore.make(str(folder), record=str(movies))
-    episodes = [_episode(recorder, seed) for seed in range(3)]
+    episodes = [episode(recorder, seed) for seed in range(3)]
+    assert all(snaps for snaps, _ in episodes)
     recorder.close()
     recorded = sorted(movies.glob("*.bk2"))[:2]
     examples = episode_examples(env.unwrapped.em, recorded)
     assert len(examples.over) == 2 and len(examples.alive) == sum(len(s) for s, _ in episodes[:2])
     assert np.array_equal(examples.over[0].buf, episodes[0][0][-1].buf)
     variables, done = suggest_done(env.unwrapped.em, examples.alive, examples.over)
-    rule_folder = _with_rule(env, variables, done, tmp_path / "custom")
+    rule_folder = with_rule(folder, variables, done, tmp_path / "custom" / folder.name)
     snaps, actions = episodes[2]
-    assert _first_done(emucore.make(str(rule_folder)), actions) == len(snaps)
+    assert first_done(emucore.make(str(rule_folder)), actions) == len(snaps)
     retro.data.Integrations.add_custom_path(str(rule_folder.parent))
     theirs = retro.make(rule_folder.name, inttype=retro.data.Integrations.CUSTOM_ONLY, render_mode=None)
-    assert _first_done(theirs, actions) == len(snaps)
+    assert first_done(theirs, actions) == len(snaps)
 
 
 def test_state_bytes_work_and_leave_the_emulator_as_it_was():
@@ -182,40 +182,3 @@ def test_a_state_of_another_core_names_the_example(genesis_episode):
             suggest_done(emulator, [nes.get_state()], [emulator.get_state()])
     finally:
         nes.close()
-
-
-def _episode(env, seed: int, limit: int = 20000) -> tuple[list[Snapshot], list]:
-    env.reset(seed=seed)
-    env.action_space.seed(seed)
-    snaps, actions = [], []
-    for _ in range(limit):
-        actions.append(env.action_space.sample())
-        terminated = env.step(actions[-1])[2]
-        snaps.append(Snapshot.capture(env.unwrapped.em.memory))
-        if terminated:
-            return snaps, actions
-    raise AssertionError(f"random play did not end an episode in {limit} steps")
-
-
-def _with_rule(env, variables: dict, done: dict, root: Path) -> Path:
-    """A copy of the env's integration (made by ``stable_atari`` in ``root``'s parent) with the rule."""
-    source = root.parent / env.unwrapped.gamename
-    target = root / source.name
-    shutil.copytree(source, target, dirs_exist_ok=True)
-    data = json.loads((target / "data.json").read_text())
-    data["info"].update(variables)
-    (target / "data.json").write_text(json.dumps(data))
-    scenario = json.loads((target / "scenario.json").read_text())
-    (target / "scenario.json").write_text(json.dumps({**scenario, "done": done}))
-    return target
-
-
-def _first_done(env, actions: list) -> int | None:
-    try:
-        env.reset(seed=0)
-        for step, action in enumerate(actions, 1):
-            if env.step(action)[2]:
-                return step
-        return None
-    finally:
-        env.close()
