@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from emucore.enums import Actions
-from emucore.libretro._native import ffi, lib
+from emucore.libretro import flags_to_mask
 
 
 class ActionGroups:
@@ -37,6 +37,7 @@ class ActionGroups:
         self.masks = sorted(by_mask)
         self.groups = [by_mask[mask] for mask in self.masks]
         self.pad_mask = (1 << self.num_buttons) - 1
+        self._counts: dict[int, np.ndarray] = {}
 
     def valid_actions(self) -> list[list[int]]:
         """The groups as stable-retro's ``data.valid_actions()`` returns them."""
@@ -58,12 +59,57 @@ class ActionGroups:
             size *= len(group)
         return size
 
-    def decode(self, action, mode: Actions, players: int) -> list[int]:
-        """Per-player button masks (``num_buttons`` bits each) for an action of ``mode``."""
+    def space_name(self, mode: Actions, players: int) -> str:
+        """The action space of ``mode`` as Gymnasium prints it: ``MultiBinary(12)``."""
+        if mode is Actions.DISCRETE:
+            return f"Discrete({self.discrete_size**players})"
+        if mode is Actions.MULTI_DISCRETE:
+            return f"MultiDiscrete({np.array([len(g) for g in self.groups] * players)})"
+        return f"MultiBinary({self.num_buttons * players})"
+
+    def _refuse(self, action: object, mode: Actions, players: int, problem: str) -> ValueError:
+        text = np.array2string(action, threshold=20) if isinstance(action, np.ndarray) else repr(action)
+        return ValueError(f"action {text} is not in the action space {self.space_name(mode, players)}: {problem}")
+
+    def _integers(self, action: object, mode: Actions, players: int, size: int) -> np.ndarray:
+        """The action as a flat int64 array of ``size`` whole numbers (floats like 2.0 pass)."""
+        array = action if isinstance(action, np.ndarray) else np.asarray(action)
+        if array.size != size or array.ndim > 1:
+            raise self._refuse(action, mode, players, f"expected {size} element(s), got shape {array.shape}")
+        if array.dtype.kind not in "biuf":
+            raise self._refuse(action, mode, players, f"values of dtype {array.dtype} are not numbers")
+        with np.errstate(invalid="ignore"):  # NaN and inf are refused just below
+            whole = array.astype(np.int64).reshape(size)
+        if array.dtype.kind == "f" and not np.array_equal(whole, array.reshape(size)):
+            raise self._refuse(action, mode, players, "values must be whole numbers")
+        return whole
+
+    def _flags(self, action: object, mode: Actions, players: int) -> np.ndarray:
+        """A MultiBinary action as C-contiguous uint8 (or int8/bool) flags, shape checked."""
+        size = self.num_buttons * players
+        array = action if isinstance(action, np.ndarray) else np.asarray(action)
+        if array.shape != (size,):
+            raise self._refuse(action, mode, players, f"expected shape ({size},), got {array.shape}")
+        if array.dtype.itemsize == 1 and array.dtype.kind in "biu":
+            return np.ascontiguousarray(array)
+        if array.dtype.kind not in "biuf":
+            raise self._refuse(action, mode, players, f"values of dtype {array.dtype} are not 0 or 1")
+        with np.errstate(invalid="ignore"):
+            flags = array.astype(np.uint8)
+        if not np.array_equal(flags, array):  # 2, -1, 0.5 or NaN
+            raise self._refuse(action, mode, players, "every value must be 0 or 1")
+        return flags
+
+    def decode(self, action: object, mode: Actions, players: int) -> list[int]:
+        """Per-player button masks (``num_buttons`` bits each) for an action of ``mode``.
+
+        ValueError naming the space for an action outside it (stable-retro accepts any)."""
         masks = []
         nb = self.num_buttons
         if mode is Actions.DISCRETE:
-            a = int(action)
+            a = int(self._integers(action, mode, players, 1)[0])
+            if not 0 <= a < self.discrete_size**players:
+                raise self._refuse(action, mode, players, f"{a} is out of range")
             for _ in range(players):
                 mask = 0
                 for group in self.groups:
@@ -73,30 +119,32 @@ class ActionGroups:
             return masks
         if mode is Actions.MULTI_DISCRETE:
             # Sliced by group count: stable-retro slices by button count, which breaks player 2.
-            choices = np.asarray(action).ravel()
             count = len(self.groups)
+            choices = self._integers(action, mode, players, count * players)
+            sizes = self._choice_counts(players)
+            if not ((choices >= 0) & (choices < sizes)).all():
+                raise self._refuse(action, mode, players, "a choice is out of range")
             for p in range(players):
                 mask = 0
-                for i, choice in enumerate(choices[p * count : (p + 1) * count]):
-                    mask |= self.groups[i][int(choice)]
+                for i, choice in enumerate(choices[p * count : (p + 1) * count].tolist()):
+                    mask |= self.groups[i][choice]
                 masks.append(mask & self.pad_mask)
             return masks
-        flat = np.asarray(action).ravel()
-        small = flat.dtype.itemsize == 1 and flat.dtype.kind in "biu"
-        if small:
-            flat = np.ascontiguousarray(flat)
+        flags = self._flags(action, mode, players)
         for p in range(players):
-            part = flat[p * nb : (p + 1) * nb]
-            if small:  # the same sum as below, in C
-                mask = int(lib.emu_flags_to_mask(ffi.from_buffer(part), part.size, flat.dtype.kind == "i"))
-            else:  # stable-retro ORs int(value) << i, so values above 1 set higher bits
-                mask = 0
-                for i, value in enumerate(part):
-                    mask |= int(value) << i
+            mask = flags_to_mask(flags[p * nb : (p + 1) * nb])
+            if mask < 0:
+                raise self._refuse(action, mode, players, "every value must be 0 or 1")
             if mode is Actions.FILTERED:
                 mask = self.filter(mask)
             masks.append(mask & self.pad_mask)
         return masks
+
+    def _choice_counts(self, players: int) -> np.ndarray:
+        counts = self._counts.get(players)
+        if counts is None:
+            counts = self._counts[players] = np.array([len(g) for g in self.groups] * players, dtype=np.int64)
+        return counts
 
     def mask_to_array(self, mask: int) -> np.ndarray:
         return np.array([(mask >> i) & 1 for i in range(self.num_buttons)], dtype=np.uint8)

@@ -6,7 +6,8 @@
 ...     frame = emu.get_screen()           # (224, 320, 3) uint8
 
 Several emulators, of the same core too, can live in one process: each loads a private copy
-of its core. ``step()`` releases the GIL while the core runs.
+of its core. ``step()`` releases the GIL while the core runs, so emulators on threads run in
+parallel; one emulator is used by one thread at a time (a second thread gets EmulatorBusyError).
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ from typing import Any
 import numpy as np
 
 from emucore.corefinder import FoundCore, find_core
-from emucore.errors import GameLoadError, StateError
+from emucore.errors import EmulatorClosedError, GameLoadError, StateError
 from emucore.fileio import atomic_write_bytes
-from emucore.libretro._native import ffi, lib
-from emucore.libretro.session import CoreSession
+from emucore.libretro import CoreSession
 from emucore.libretro.structs import (
     DEVICE_JOYPAD,
     MEMORY_REGION_NAMES,
@@ -81,18 +81,17 @@ class Emulator:
         self.core: FoundCore = find_core(self.system, core)
         self.core_library = library(self.core.lib)
         self._options = dict(options or {})
-        self._session: CoreSession | None = None
         self._address_space: AddressSpace | None = None
         self._address_key: tuple[Any, ...] = ()
         self._address_checked_frame = -1
         self._cheats = 0
-        self._open_core()
+        self._session = self._open_core()
         self._screen_size = _compat_screen_size(self.core_library, self.rom_path, self.session.load_geometry)
         self.step()  # stable-retro runs one frame at load, so a frame exists before any read
 
     # ---- lifecycle ----
 
-    def _open_core(self) -> None:
+    def _open_core(self) -> CoreSession:
         system_dir = Path(os.environ.get("EMUCORE_SYSTEM_DIR") or user_data_dir() / "system")
         session = CoreSession(
             self.core.path,
@@ -100,6 +99,7 @@ class Emulator:
             options=self._options,
             system_dir=system_dir,
         )
+        session.label = f"the emulator for {self.rom_path.name}"
         try:
             if not session.load_game(self.rom_path, self._rom_data):
                 said = session.recent_errors()
@@ -110,23 +110,22 @@ class Emulator:
         except BaseException:
             session.close()
             raise
-        self._session = session
-        self._host = session.host
-        self._address_space = None
+        return session
 
     @property
     def session(self) -> CoreSession:
-        if self._session is None or self._session.closed:
-            raise RuntimeError(f"the emulator for {self.rom_path} is closed")
+        """The core session; EmulatorClosedError after close()."""
+        if self._session.closed:
+            raise EmulatorClosedError(f"the emulator for {self.rom_path} is closed")
         return self._session
 
     def close(self) -> None:
-        """Unloads the game and drops the private core copy. Safe to call twice."""
-        if self._session is not None:
-            self._session.close()
-            self._session = None
-            self._host = ffi.NULL
-            self._address_space = None
+        """Unloads the game and drops the private core copy. Safe to call twice.
+
+        Waits for a call in flight on another thread. Memory views taken earlier stay readable
+        (they hold the core until they are gone)."""
+        self._session.close()
+        self._address_space = None
 
     def __enter__(self) -> Emulator:
         return self
@@ -135,48 +134,41 @@ class Emulator:
         self.close()
 
     def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+        session = getattr(self, "_session", None)
+        if session is not None:
+            try:
+                session.close()
+            except Exception:
+                pass
 
     # ---- running ----
 
-    def _live(self) -> Any:
-        """The C host, or RuntimeError once closed (calls on a freed host would crash)."""
-        if self._session is None:
-            raise RuntimeError(f"the emulator for {self.rom_path} is closed")
-        return self._host
-
     def step(self) -> None:
         """Runs exactly one frame with the buttons currently held."""
-        lib.emu_run(self._host)  # a closed emulator's host is NULL, which the C side ignores
-        session = self._session
-        if session is None:
-            raise RuntimeError(f"the emulator for {self.rom_path} is closed")
-        if session._errors:
-            session.check()
+        self._session.run()
 
     def run_frames(self, count: int) -> None:
         """Runs ``count`` frames in one call into C (audio keeps only the last frame's)."""
-        lib.emu_run_frames(self._live(), int(count))
-        self.session.check()
+        self._session.run_frames(int(count))
 
     def reset(self) -> None:
         """The console's reset (retro_reset); Stella is reloaded instead, as stable-retro does."""
         if self.core_library.reload_on_state_load:
             self._reload()
         else:
-            lib.emu_reset(self._live())
+            self._session.reset()
             self._address_checked_frame = -1
-            self.session.check()
 
     def _reload(self) -> None:
-        buttons = [self._live().buttons[i] for i in range(MAX_PLAYERS)]
-        self.close()
-        self._open_core()
+        """A fresh core for the same game, swapped in whole so no call finds the emulator half-open."""
+        old = self._session
+        buttons = [old.button_bits(i) for i in range(MAX_PLAYERS)]
+        new = self._open_core()
         for i, bits in enumerate(buttons):
-            self._live().buttons[i] = bits
+            new.set_button_bits(i, bits)
+        self._session = new
+        self._address_space = None
+        old.close()
 
     # ---- input ----
 
@@ -190,7 +182,7 @@ class Emulator:
         if not 0 <= player < MAX_PLAYERS:
             raise ValueError(f"player {player} is out of range (0..{MAX_PLAYERS - 1})")
         if isinstance(mask, np.ndarray) and mask.dtype in _FLAG_DTYPES and mask.ndim == 1 and mask.size <= 16:
-            lib.emu_set_buttons(self._live(), player, ffi.from_buffer(np.ascontiguousarray(mask)), mask.size)
+            self._session.set_button_flags(player, np.ascontiguousarray(mask))
             return
         if isinstance(mask, (int, np.integer)):
             bits = int(mask) & 0xFFFF
@@ -199,10 +191,10 @@ class Emulator:
             if flags.ndim != 1 or flags.size > 16:
                 raise ValueError(f"a button mask has at most 16 entries, got shape {flags.shape}")
             bits = int.from_bytes(np.packbits(flags != 0, bitorder="little").tobytes(), "little")
-        self._live().buttons[player] = bits
+        self._session.set_button_bits(player, bits)
 
     def get_button_mask(self, player: int = 0) -> int:
-        return int(self._live().buttons[player])
+        return self._session.button_bits(player)
 
     # ---- video and audio ----
 
@@ -217,15 +209,15 @@ class Emulator:
             out = np.empty((height, width, 3), dtype=np.uint8)
         elif out.shape != (height, width, 3) or out.dtype != np.uint8 or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous uint8 array of shape {(height, width, 3)}")
-        lib.emu_convert_frame(self._live(), ffi.from_buffer("uint8_t[]", out), width, height)
+        self._session.convert_frame(out, width, height)
         return out
 
     def get_frame(self) -> np.ndarray:
         """The last frame at the size the core rendered it (for display)."""
-        host = self._live()
-        width, height = max(host.frame_width, 1), max(host.frame_height, 1)
+        width, height = self._session.frame_size
+        width, height = max(width, 1), max(height, 1)
         out = np.empty((height, width, 3), dtype=np.uint8)
-        lib.emu_convert_frame(host, ffi.from_buffer("uint8_t[]", out), width, height)
+        self._session.convert_frame(out, width, height)
         return out
 
     def get_resolution(self) -> tuple[int, int]:
@@ -235,20 +227,15 @@ class Emulator:
     @property
     def frame_size(self) -> tuple[int, int]:
         """(width, height) of the frame the core rendered last."""
-        host = self._live()
-        return int(host.frame_width), int(host.frame_height)
+        return self._session.frame_size
 
     @property
     def pixel_format(self) -> str:
-        return PIXEL_FORMAT_NAMES.get(int(self._live().pixel_format), "?")
+        return PIXEL_FORMAT_NAMES.get(self._session.pixel_format, "?")
 
     def get_audio(self) -> np.ndarray:
         """The stereo samples of the last frame, (N, 2) int16."""
-        host = self._live()
-        count = int(host.audio_frames)
-        if count == 0:
-            return np.zeros((0, 2), dtype=np.int16)
-        return np.frombuffer(ffi.buffer(host.audio, count * 4), dtype=np.int16).reshape(count, 2).copy()
+        return self._session.audio()
 
     @property
     def timing(self) -> Timing:
@@ -269,25 +256,21 @@ class Emulator:
         return self.timing.fps
 
     def get_rotation(self) -> int:
-        return int(self._live().rotation)
+        return self._session.rotation
 
     @property
     def frame_count(self) -> int:
         """Frames run since the core was loaded."""
-        return int(self._live().frames_run)
+        return self._session.frames_run
 
     # ---- states ----
 
     def get_state(self) -> bytes:
         """The core's serialized state (retro_serialize), uncompressed."""
-        host = self._live()
-        size = lib.emu_serialize_size(host)
-        buffer = ffi.new("uint8_t[]", max(size, 1))
-        ok = lib.emu_serialize(host, buffer, size)
-        self.session.check()
-        if not ok or size == 0:
+        state = self._session.serialize()
+        if state is None:
             raise StateError(None, f"the {self.core.lib} core could not serialize its state")
-        return bytes(ffi.buffer(buffer, size))
+        return state
 
     def set_state(self, state: bytes, *, source: str | os.PathLike[str] | None = None) -> bool:
         """Loads a state from get_state(); StateError if the core rejects it. Returns True."""
@@ -295,10 +278,8 @@ class Emulator:
         if problem is None:
             if self.core_library.reload_on_state_load:
                 self._reload()
-            data = bytes(state)
-            ok = lib.emu_unserialize(self._live(), ffi.from_buffer(data), len(data))
+            ok = self._session.unserialize(bytes(state))
             self._address_checked_frame = -1  # re-check where the core keeps its RAM
-            self.session.check()
             if ok:
                 return True
             problem = f"the {self.core.lib} core rejected it (another core or version, or corrupt)"
@@ -312,7 +293,7 @@ class Emulator:
             return "empty"
         if size > MAX_STATE_BYTES:
             return f"{size} bytes is larger than any core state"
-        expected = int(lib.emu_serialize_size(self._live()))
+        expected = self._session.serialize_size()
         signature = self.core_library.state_signature
         if signature and not bytes(state[: len(signature) + 16]).find(signature.encode()) >= 0:
             return f"not a {self.core.lib} state (no {signature!r} signature)"
@@ -356,18 +337,14 @@ class Emulator:
     @property
     def memory(self) -> AddressSpace:
         """The game's address space: data.json addresses, typed reads and writes."""
-        session = self.session
-        frame = self._host.frames_run
+        session = self._session
+        frame = session.frames_run
         if self._address_space is not None and frame == self._address_checked_frame and (
             session.memory_maps_version == self._address_key[0]
         ):
             return self._address_space
         # The core may move or resize its RAM when it runs a frame, loads a state or resets.
-        key = (
-            session.memory_maps_version,
-            int(ffi.cast("uintptr_t", lib.emu_get_memory_data(session.host, MEMORY_SYSTEM_RAM))),
-            int(lib.emu_get_memory_size(session.host, MEMORY_SYSTEM_RAM)),
-        )
+        key = session.memory_key()
         if self._address_space is None or key != self._address_key:
             self._address_space = self._build_address_space()
             self._address_key = key
@@ -383,7 +360,7 @@ class Emulator:
                     continue
                 length = descriptor_length(desc)
                 if desc.ptr:
-                    data = session.raw_view(desc.ptr, length)  # stable-retro ignores desc.offset
+                    data = session.descriptor_view(desc.ptr, length)  # stable-retro ignores desc.offset
                 else:
                     data = np.zeros(length, dtype=np.uint8)
                 blocks[desc.start] = Block(desc.start, data)
@@ -407,15 +384,13 @@ class Emulator:
     # ---- cheats ----
 
     def add_cheat(self, code: str) -> None:
-        lib.emu_cheat_set(self._live(), self._cheats, True, code.encode())
+        self._session.cheat_set(self._cheats, True, code)
         self._cheats += 1
-        self.session.check()
 
     def clear_cheats(self) -> None:
-        lib.emu_cheat_reset(self._live())
+        self._session.cheat_reset()
         self._cheats = 0
-        self.session.check()
 
     def __repr__(self) -> str:
-        state = "closed" if self._session is None else f"frame {self.frame_count}"
+        state = "closed" if self._session.closed else f"frame {self.frame_count}"
         return f"<Emulator {self.rom_path.name} on {self.core.lib} ({self.system.name}), {state}>"

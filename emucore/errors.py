@@ -56,3 +56,11 @@ class StateError(FileProblem, ValueError):
     """A save state that is truncated, corrupt or from another core."""
 
     what = "state"
+
+
+class EmulatorClosedError(EmucoreError, RuntimeError):
+    """A call on an emulator (or core session) after ``close()``."""
+
+
+class EmulatorBusyError(EmucoreError, RuntimeError):
+    """A call into an emulator while another thread is inside it: one thread at a time."""

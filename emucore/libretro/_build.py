@@ -50,6 +50,7 @@ typedef struct emu_host {
 
 emu_host *emu_host_new(void *userdata);
 int emu_host_open(emu_host *h, const char *path);
+void emu_host_close(emu_host *h);
 void emu_host_free(emu_host *h);
 unsigned emu_api_version(emu_host *h);
 void emu_set_callbacks(emu_host *h);
@@ -73,7 +74,7 @@ void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
 unsigned emu_get_region(emu_host *h);
 void emu_libc_srand(unsigned seed);
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
-int64_t emu_flags_to_mask(const void *flags, size_t count, int is_signed);
+int64_t emu_flags_to_mask(const uint8_t *flags, size_t count);
 int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned height);
 void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height, size_t pitch,
                         int format, uint8_t *dst, unsigned width, unsigned height);

@@ -217,10 +217,17 @@ int emu_host_open(emu_host *h, const char *path) {
     return 0;
 }
 
-void emu_host_free(emu_host *h) {
+void emu_host_close(emu_host *h) {
     if (!h) return;
     if (last_host == h) last_host = NULL;
     if (h->dl) dlclose(h->dl);
+    h->dl = NULL;
+    h->frame = NULL; /* pointed into the core */
+}
+
+void emu_host_free(emu_host *h) {
+    if (!h) return;
+    emu_host_close(h);
     free(h->frame_copy);
     free(h->audio);
     free(h);
@@ -380,11 +387,12 @@ unsigned emu_get_region(emu_host *h) {
 
 void emu_libc_srand(unsigned seed) { srand(seed); }
 
-int64_t emu_flags_to_mask(const void *flags, size_t count, int is_signed) {
+int64_t emu_flags_to_mask(const uint8_t *flags, size_t count) {
+    if (count > 48) return -1;
     int64_t mask = 0;
-    for (size_t i = 0; i < count && i < 48; i++) {
-        int64_t value = is_signed ? ((const int8_t *)flags)[i] : ((const uint8_t *)flags)[i];
-        mask |= (int64_t)((uint64_t)value << i); /* value << i, as stable-retro ORs int(v) << i */
+    for (size_t i = 0; i < count; i++) {
+        if (flags[i] > 1) return -1;
+        mask |= (int64_t)flags[i] << i;
     }
     return mask;
 }

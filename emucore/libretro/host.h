@@ -110,6 +110,8 @@ typedef struct emu_host {
 
 emu_host *emu_host_new(void *userdata);
 int emu_host_open(emu_host *h, const char *path);
+/* Unloads the core library; the struct stays readable until emu_host_free. */
+void emu_host_close(emu_host *h);
 void emu_host_free(emu_host *h);
 
 unsigned emu_api_version(emu_host *h);
@@ -136,7 +138,8 @@ unsigned emu_get_region(emu_host *h);
 void emu_libc_srand(unsigned seed);
 /* Sets a port's buttons from one flag byte per button (stable-retro's array form). */
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
-int64_t emu_flags_to_mask(const void *flags, size_t count, int is_signed);
+/* The bitmask of one flag byte per button, or -1 if a byte is not 0 or 1 (or count > 48). */
+int64_t emu_flags_to_mask(const uint8_t *flags, size_t count);
 
 /* Converts the last frame to packed RGB888 (rows of width*3 bytes). Pixels outside the
  * rendered frame are zero. Returns 0, or -1 if no frame was rendered yet. */

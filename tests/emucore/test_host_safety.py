@@ -1,0 +1,287 @@
+"""Host safety on real cores: views after close, threads, callback errors, temp folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from emucore import Emulator
+from emucore.errors import EmulatorBusyError, EmulatorClosedError
+from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, require_core
+
+if sys.version_info < (3, 11):
+    from exceptiongroup import BaseExceptionGroup
+
+CORES = ["genesis_plus_gx", "picodrive", "fceumm", "nestopia", "stella"]
+
+
+@pytest.fixture
+def rom_for(ale_rom):
+    def rom(core: str) -> Path:
+        require_core(core)
+        if core == "stella":
+            return ale_rom("breakout", "Breakout.a26")
+        return GENESIS_ROM if core in ("genesis_plus_gx", "picodrive") else NES_ROM
+
+    return rom
+
+
+def run_python(code: str, tmp: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Runs ``code`` in a fresh interpreter whose temp folder is ``tmp``."""
+    env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_views_read_after_close_stay_valid_and_calls_raise(core, rom_for, tmp_path):
+    """In a subprocess, so a segfault would show as a failed exit, not kill the suite."""
+    rom = rom_for(core)
+    result = run_python(
+        f"""
+        import gc, json
+        import numpy as np
+        from emucore import Emulator
+        from emucore.errors import EmulatorClosedError
+
+        emu = Emulator({str(rom)!r}, core={core!r})
+        for _ in range(30):
+            emu.step()
+        regions = emu.memory_regions()
+        memory = emu.memory
+        blocks = [b.data for b in memory.blocks]
+        before = {{name: view.copy() for name, view in regions.items()}}
+        session = emu._session
+        emu.close()
+        assert session.core_loaded, "views are alive: the core stays loaded"
+        same = all(np.array_equal(before[name], view) for name, view in regions.items())
+        total = sum(int(view.sum()) for view in regions.values()) + sum(int(b.sum()) for b in blocks)
+        first = memory.blocks[0].start
+        memory.read(first, "|u1")
+        for view in regions.values():
+            view[:1] = 7  # writes land in the unloaded core's memory, harmlessly
+        raised = []
+        for call in (emu.memory_regions, emu.step, emu.get_state, lambda: emu.memory, emu.get_screen):
+            try:
+                call()
+            except EmulatorClosedError as exc:
+                raised.append(str(exc))
+        del regions, memory, blocks, view
+        gc.collect()
+        print(json.dumps({{"same": same, "raised": raised, "unloaded": not session.core_loaded}}))
+        """,
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["same"]
+    assert len(report["raised"]) == 5 and all("closed" in text for text in report["raised"])
+    assert report["unloaded"], "the core is unloaded once the last view is gone"
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_temp_folder_is_left_empty(core, rom_for, tmp_path):
+    """Closed, forgotten, garbage-collected and failed emulators leave nothing in the temp folder."""
+    rom = rom_for(core)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    bad_rom = tmp_path / ("bad" + rom.suffix)
+    bad_rom.write_bytes(b"\xff" * 64)
+    result = run_python(
+        f"""
+        from emucore import Emulator
+        from emucore.errors import EmucoreError
+
+        with Emulator({str(rom)!r}, core={core!r}) as closed:
+            closed.step()
+        collected = Emulator({str(rom)!r}, core={core!r})
+        collected.step()
+        del collected
+        forgotten = Emulator({str(rom)!r}, core={core!r})
+        view = forgotten.memory_regions()
+        try:
+            Emulator({str(bad_rom)!r}, core={core!r})
+        except (EmucoreError, ValueError) as exc:
+            print("refused:", exc)
+        try:
+            Emulator({str(rom)!r}, core="/no/such/core_libretro.so")
+        except EmucoreError as exc:
+            print("refused:", exc)
+        """,
+        scratch,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_closed_emulator_removes_its_save_folder(rom_for):
+    emu = Emulator(rom_for("fceumm"), core="fceumm")
+    save_dir = Path(emu.session._native.save_dir)
+    assert save_dir.is_dir()
+    emu.close()
+    assert not save_dir.exists()
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_second_thread_gets_a_clear_error_and_close_waits(core, rom_for):
+    emu = Emulator(rom_for(core), core=core)
+    entered = threading.Event()
+    outcome: list[object] = []
+
+    def long_run() -> None:
+        entered.set()
+        try:
+            emu.run_frames(1500)
+            outcome.append("done")
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            outcome.append(exc)
+
+    worker = threading.Thread(target=long_run)
+    worker.start()
+    entered.wait()
+    busy = None
+    deadline = time.monotonic() + 30
+    while busy is None and worker.is_alive() and time.monotonic() < deadline:
+        try:
+            emu.step()
+        except EmulatorBusyError as exc:
+            busy = exc
+    assert busy is not None, "the second thread was never refused"
+    assert "another thread" in str(busy) and emu.rom_path.name in str(busy)
+    with pytest.raises(EmulatorBusyError):
+        emu.get_state()
+    emu.close()  # waits for the frames in flight
+    assert not worker.is_alive()
+    worker.join()
+    assert outcome == ["done"]
+    with pytest.raises(EmulatorClosedError):
+        emu.step()
+
+
+def test_emulators_on_threads_of_their_own_run_freely(nes_rom):
+    require_core("fceumm")
+    emulators = [Emulator(nes_rom, core="fceumm") for _ in range(2)]
+    errors: list[BaseException] = []
+
+    def run(emu: Emulator) -> None:
+        try:
+            for _ in range(20):
+                emu.run_frames(10)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(emu,)) for emu in emulators]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for emu in emulators:
+        emu.close()
+    assert errors == []
+
+
+def fceumm_session(sink):
+    from emucore.corefinder import find_core
+    from emucore.libretro import CoreSession
+
+    require_core("fceumm")
+    return CoreSession(find_core("Nes", "fceumm").path, log_sink=sink)
+
+
+class Boom(Exception):
+    pass
+
+
+def test_every_callback_exception_of_one_call_is_raised(nes_rom, monkeypatch):
+    from emucore.libretro import environment
+
+    def refuse_variables(session, data):
+        raise Boom("GET_VARIABLE")
+
+    def sink(level: int, text: str) -> None:
+        if "PRG ROM" in text or "CHR ROM" in text:
+            raise Boom(f"log: {text}")
+
+    session = fceumm_session(sink)
+    monkeypatch.setitem(environment._HANDLERS, 15, refuse_variables)  # GET_VARIABLE
+    try:
+        with pytest.raises(BaseExceptionGroup) as caught:
+            session.load_game(nes_rom, nes_rom.read_bytes())
+        exceptions = caught.value.exceptions
+        assert all(isinstance(e, Boom) for e in exceptions)
+        texts = {str(e) for e in exceptions}
+        assert "GET_VARIABLE" in texts, "an environment callback's exception"
+        assert any(t.startswith("log: ") for t in texts), "and a log callback's, from the same call"
+        assert "fceumm" in str(caught.value)
+        session.check()  # nothing left over
+    finally:
+        session.close()
+
+
+def test_calling_the_core_from_its_own_callback_is_refused(nes_rom):
+    calls: list[str] = []
+
+    def sink(level: int, text: str) -> None:
+        if armed and not calls:
+            calls.append(text)
+            session.run()
+
+    armed = False
+    session = fceumm_session(sink)
+    armed = True
+    try:
+        with pytest.raises(EmulatorBusyError, match="inside one of its own callbacks"):
+            session.load_game(nes_rom, nes_rom.read_bytes())
+    finally:
+        session.close()
+
+
+def test_closing_from_a_callback_is_refused(nes_rom):
+    refused: list[BaseException] = []
+
+    def sink(level: int, text: str) -> None:
+        if armed and not refused:
+            try:
+                session.close()
+            except EmulatorBusyError as exc:
+                refused.append(exc)
+
+    armed = False
+    session = fceumm_session(sink)
+    armed = True
+    try:
+        assert session.load_game(nes_rom, nes_rom.read_bytes())
+        assert refused and "cannot be closed" in str(refused[0])
+        session.run()  # still usable
+    finally:
+        session.close()
+    assert session.closed
+
+
+def test_only_the_libretro_package_touches_the_c_boundary():
+    """import-linter cannot see the compiled ``_native`` module, so this test reads the imports."""
+    import ast
+
+    offenders = []
+    for package in ("emucore", "studio", "bench"):
+        for path in (ROOT / package).rglob("*.py"):
+            if path.is_relative_to(ROOT / "emucore" / "libretro"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                names = []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                if any(name.startswith("emucore.libretro._native") for name in names):
+                    offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
