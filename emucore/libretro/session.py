@@ -18,6 +18,7 @@ This class owns the C boundary. Every call into the core goes through :meth:`Cor
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import shutil
@@ -62,6 +63,10 @@ def _remove_save_dirs() -> None:
     for folder in list(_SAVE_DIRS):
         shutil.rmtree(folder, ignore_errors=True)
     _SAVE_DIRS.clear()
+
+
+def _system_ram(host: Any) -> tuple[Any, int]:
+    return lib.emu_get_memory_data(host, MEMORY_SYSTEM_RAM), lib.emu_get_memory_size(host, MEMORY_SYSTEM_RAM)
 
 
 class _Native:
@@ -159,7 +164,9 @@ class CoreSession:
             info = ffi.new("struct retro_system_info *")
             self._call(lib.emu_get_system_info, info)
         except BaseException:
-            self.close()
+            self._errors.clear()  # the exception on its way out says what went wrong
+            with contextlib.suppress(Exception):
+                self.close()
             raise
         self.system_info = SystemInfo(
             library_name=environment.c_text(info.library_name) or self.core_path.stem,
@@ -248,7 +255,17 @@ class CoreSession:
     # ---- running ----
 
     def run(self) -> None:
-        self._call(lib.emu_run)
+        """One frame: ``_call(lib.emu_run)`` written out, as this is the call made every step."""
+        if not self._lock.acquire(blocking=False):
+            raise self._busy()
+        try:
+            if self._closed:
+                raise EmulatorClosedError(f"{self.label} is closed")
+            lib.emu_run(self._host)
+        finally:
+            self._lock.release()
+        if self._errors:
+            self._raise_callback_errors()
 
     def run_frames(self, count: int) -> None:
         self._call(lib.emu_run_frames, count)
@@ -327,8 +344,7 @@ class CoreSession:
 
     def memory_key(self) -> tuple[int, int, int]:
         """What changes when the core moves its RAM: (maps version, SYSTEM_RAM address, size)."""
-        pointer = self._call(lib.emu_get_memory_data, MEMORY_SYSTEM_RAM)
-        size = self._call(lib.emu_get_memory_size, MEMORY_SYSTEM_RAM)
+        pointer, size = self._call(_system_ram)
         return self.memory_maps_version, int(ffi.cast("uintptr_t", pointer)), int(size)
 
     def memory_region(self, region_id: int) -> np.ndarray:
@@ -375,9 +391,10 @@ class CoreSession:
                 unreferenced = self._views == 0
         finally:
             self._lock.release()
-        self._errors.clear()
-        if unreferenced and hasattr(self, "_native"):
+        if unreferenced:
             self._native.shutdown()
+        if self._errors:  # raised by callbacks while the core unloaded, or left from a core's own thread
+            self._raise_callback_errors()
 
     @property
     def closed(self) -> bool:
