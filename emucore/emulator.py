@@ -32,7 +32,7 @@ from emucore.libretro.structs import (
     Geometry,
     Timing,
 )
-from emucore.memory import AddressSpace, Block, descriptor_length
+from emucore.memory import AddressSpace, Block
 from emucore.paths import user_data_dir
 from emucore.rom import read_rom
 from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
@@ -358,11 +358,10 @@ class Emulator:
             for desc in session.memory_maps:
                 if desc.is_const:
                     continue
-                length = descriptor_length(desc)
                 if desc.ptr:
-                    data = session.descriptor_view(desc.ptr, length)  # stable-retro ignores desc.offset
+                    data = session.descriptor_view(desc)
                 else:
-                    data = np.zeros(length, dtype=np.uint8)
+                    data = np.zeros(desc.view_length, dtype=np.uint8)
                 blocks[desc.start] = Block(desc.start, data)
         else:
             ram = session.memory_region(MEMORY_SYSTEM_RAM)

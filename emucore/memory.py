@@ -17,9 +17,6 @@ from operator import itemgetter
 import numpy as np
 
 from emucore.datatypes import ALL_ONES, parse_type
-from emucore.libretro.structs import MemoryDescriptor
-
-SIZE_MASK = (1 << 64) - 1
 
 
 @dataclass
@@ -30,16 +27,6 @@ class Block:
     @property
     def end(self) -> int:
         return self.start + len(self.data)
-
-
-def descriptor_length(desc: MemoryDescriptor) -> int:
-    """stable-retro's block length rule: from ``select`` when set, capped by ``len``."""
-    if desc.select:
-        length = (((~desc.select & SIZE_MASK) & (~desc.start & SIZE_MASK)) + 1) & desc.select & SIZE_MASK
-        if desc.length and desc.length < length:
-            length = desc.length
-        return length
-    return desc.length
 
 
 class Overlay:

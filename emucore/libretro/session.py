@@ -76,15 +76,18 @@ class _Native:
     def __init__(self, host: Any, save_dir: str):
         self.host = host
         self.save_dir = save_dir
-        self.core_open = False
+        self.core_open = False  # the library is loaded
+        self.initialized = False  # retro_init ran
         self.game_loaded = False
 
     def shutdown(self) -> None:
-        if self.core_open:
-            self.core_open = False
+        if self.initialized:
+            self.initialized = False
             if self.game_loaded:
+                self.game_loaded = False
                 lib.emu_unload_game(self.host)
             lib.emu_deinit(self.host)
+        self.core_open = False
         lib.emu_host_close(self.host)
         shutil.rmtree(self.save_dir, ignore_errors=True)
         _SAVE_DIRS.discard(self.save_dir)
@@ -160,7 +163,7 @@ class CoreSession:
             self._native.core_open = True
             self.api_version = self._call(lib.emu_api_version)
             self._call(lib.emu_set_callbacks)
-            self._call(lib.emu_init)
+            self._call(self._init)
             info = ffi.new("struct retro_system_info *")
             self._call(lib.emu_get_system_info, info)
         except BaseException:
@@ -175,6 +178,10 @@ class CoreSession:
             need_fullpath=bool(info.need_fullpath),
             block_extract=bool(info.block_extract),
         )
+
+    def _init(self, host: Any) -> None:
+        lib.emu_init(host)
+        self._native.initialized = True
 
     # ---- the one way into the core ----
 
@@ -236,11 +243,13 @@ class CoreSession:
         game.data = self._game_data_c
         game.size = len(data)
         lib.emu_libc_srand(LIBC_SEED)
-        ok = bool(self._call(lib.emu_load_game, game))
-        if ok:
-            self._native.game_loaded = True
+        if self._call(self._load, game):
             self.refresh_av_info()
-        return ok
+        return self._native.game_loaded
+
+    def _load(self, host: Any, game: Any) -> bool:
+        self._native.game_loaded = bool(lib.emu_load_game(host, game))  # kept even if a callback raised
+        return self._native.game_loaded
 
     def refresh_av_info(self) -> None:
         av = ffi.new("struct retro_system_av_info *")
@@ -323,6 +332,9 @@ class CoreSession:
 
     def convert_frame(self, out: np.ndarray, width: int, height: int) -> None:
         """The last frame as packed RGB888 into ``out`` (C-contiguous uint8, height x width x 3)."""
+        fits = out.size >= width * height * 3 and min(width, height) >= 0
+        if out.dtype != np.uint8 or not out.flags.c_contiguous or not fits:
+            raise ValueError(f"out must be a C-contiguous uint8 array of at least {height}x{width}x3 bytes")
         self._call(lib.emu_convert_frame, ffi.from_buffer("uint8_t[]", out), width, height)
 
     # ---- states ----
@@ -355,13 +367,17 @@ class CoreSession:
             return np.zeros(0, dtype=np.uint8)
         return self._view(pointer, size)
 
-    def descriptor_view(self, address: int, size: int) -> np.ndarray:
-        """A view of ``size`` bytes of core memory at ``address`` (from a memory descriptor)."""
-        self._live_host()
-        return self._view(ffi.cast("uint8_t *", address), size)
+    def descriptor_view(self, descriptor: MemoryDescriptor) -> np.ndarray:
+        """A view of a memory descriptor's ``view_length`` bytes at its pointer (stable-retro ignores
+        ``offset``)."""
+        if descriptor not in self.memory_maps or not descriptor.ptr:
+            raise ValueError(f"{descriptor} is not one of the core's memory descriptors")
+        return self._view(ffi.cast("uint8_t *", descriptor.ptr), descriptor.view_length)
 
     def _view(self, pointer: Any, size: int) -> np.ndarray:
         with self._views_lock:
+            if self._closed:  # checked under the lock close() takes, so no view outlives the core
+                raise EmulatorClosedError(f"{self.label} is closed")
             self._views += 1
         keeper = ffi.gc(ffi.cast("uint8_t *", pointer), self._view_dropped)
         return np.frombuffer(ffi.buffer(keeper, size), dtype=np.uint8)
@@ -382,6 +398,8 @@ class CoreSession:
         if not self._lock.acquire(blocking=False):
             if self.callback_thread == threading.get_ident():
                 raise EmulatorBusyError(f"{self.label} cannot be closed from inside one of its own callbacks")
+            if sys.is_finalizing():
+                return  # a daemon thread stopped inside the core will never leave it; the process is ending
             self._lock.acquire()
         try:
             if self._closed:

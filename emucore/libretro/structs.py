@@ -65,6 +65,17 @@ class MemoryDescriptor:
     def is_const(self) -> bool:
         return bool(self.flags & MEMDESC_CONST)
 
+    @property
+    def view_length(self) -> int:
+        """stable-retro's block length rule: from ``select`` when set, capped by ``length``."""
+        if self.select:
+            mask = (1 << 64) - 1
+            length = (((~self.select & mask) & (~self.start & mask)) + 1) & self.select & mask
+            if self.length and self.length < length:
+                length = self.length
+            return length
+        return self.length
+
 
 @dataclass(frozen=True)
 class InputDescriptor:

@@ -285,3 +285,49 @@ def test_only_the_libretro_package_touches_the_c_boundary():
                 if any(name.startswith("emucore.libretro._native") for name in names):
                     offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+def test_a_process_ends_while_a_daemon_thread_is_inside_the_core(rom_for, tmp_path):
+    """Nothing at exit (the save-folder cleanup, a collected emulator) waits for a call that a
+    stopped daemon thread will never finish."""
+    rom = rom_for("genesis_plus_gx")
+    result = run_python(
+        f"""
+        import threading
+        from emucore import Emulator
+
+        emu = Emulator({str(rom)!r})
+        entered = threading.Event()
+
+        def forever(session):
+            entered.set()
+            while True:
+                session.run_frames(100000)
+
+        threading.Thread(target=forever, args=(emu.session,), daemon=True).start()
+        entered.wait()
+        print("leaving")
+        """,
+        tmp_path,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "leaving" in result.stdout
+
+
+def test_the_session_checks_what_reaches_c(nes_rom):
+    import numpy as np
+
+    from emucore.libretro.structs import MemoryDescriptor
+
+    with Emulator(nes_rom) as emu:
+        session = emu.session
+        width, height = emu.get_resolution()
+        for out in (np.zeros(10, np.uint8), np.zeros((height, width, 3), np.float32), np.zeros((height, width * 3))):
+            with pytest.raises(ValueError, match="C-contiguous uint8"):
+                session.convert_frame(out, width, height)
+        made_up = MemoryDescriptor(0, 0x1000, 0, 0, 0, 0, 1 << 20, None)
+        with pytest.raises(ValueError, match="not one of the core's memory descriptors"):
+            session.descriptor_view(made_up)
+        with pytest.raises(IndexError):
+            session.set_button_bits(9, 1)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from emucore.libretro.structs import MemoryDescriptor
-from emucore.memory import AddressSpace, Block, descriptor_length
+from emucore.memory import AddressSpace, Block
 
 
 def genesis_space(raw: bytes) -> AddressSpace:
@@ -60,8 +60,8 @@ def test_masked_read():
 
 def test_descriptor_length_from_select():
     desc = MemoryDescriptor(0, 1, 0, 0x7E0000, 0xFE0000, 0, 0x20000, None)
-    assert descriptor_length(desc) == 0x20000
+    assert desc.view_length == 0x20000
     capped = MemoryDescriptor(0, 1, 0, 0x6000, 0xE000, 0, 0x400, None)
-    assert descriptor_length(capped) == 0x400
+    assert capped.view_length == 0x400
     plain = MemoryDescriptor(0, 1, 0, 0x0, 0, 0, 0x800, None)
-    assert descriptor_length(plain) == 0x800
+    assert plain.view_length == 0x800
