@@ -337,18 +337,20 @@ class Emulator:
     @property
     def memory(self) -> AddressSpace:
         """The game's address space: data.json addresses, typed reads and writes."""
-        session = self._session
-        frame = session.frames_run
-        if self._address_space is not None and frame == self._address_checked_frame and (
-            session.memory_maps_version == self._address_key[0]
-        ):
-            return self._address_space
-        # The core may move or resize its RAM when it runs a frame, loads a state or resets.
-        key = session.memory_key()
+        session = self.session
+        if session.memory_maps:
+            # Blocks are the descriptors' pointers; a core that moves them sends new maps.
+            key: tuple[int, ...] = (session.memory_maps_version,)
+        else:
+            frame = session.frames_run
+            if self._address_space is not None and frame == self._address_checked_frame:
+                return self._address_space
+            # The core may move or resize its RAM when it runs a frame, loads a state or resets.
+            key = session.memory_key()
+            self._address_checked_frame = frame
         if self._address_space is None or key != self._address_key:
             self._address_space = self._build_address_space()
             self._address_key = key
-        self._address_checked_frame = frame
         return self._address_space
 
     def _build_address_space(self) -> AddressSpace:

@@ -186,14 +186,15 @@ class CoreSession:
     # ---- the one way into the core ----
 
     def _call(self, function: Callable[..., T], *args: Any) -> T:
-        if not self._lock.acquire(blocking=False):
+        lock = self._lock
+        if not lock.acquire(False):
             raise self._busy()
         try:
             if self._closed:
                 raise EmulatorClosedError(f"{self.label} is closed")
             result = function(self._host, *args)
         finally:
-            self._lock.release()
+            lock.release()
         if self._errors:
             self._raise_callback_errors()
         return result
@@ -332,9 +333,8 @@ class CoreSession:
 
     def convert_frame(self, out: np.ndarray, width: int, height: int) -> None:
         """The last frame as packed RGB888 into ``out`` (C-contiguous uint8, height x width x 3)."""
-        fits = out.size >= width * height * 3 and min(width, height) >= 0
-        if out.dtype != np.uint8 or not out.flags.c_contiguous or not fits:
-            raise ValueError(f"out must be a C-contiguous uint8 array of at least {height}x{width}x3 bytes")
+        if out.nbytes < width * height * 3 or not out.flags.c_contiguous:  # what C relies on
+            raise ValueError(f"out must be a C-contiguous array of at least {height}x{width}x3 bytes")
         self._call(lib.emu_convert_frame, ffi.from_buffer("uint8_t[]", out), width, height)
 
     # ---- states ----

@@ -323,9 +323,11 @@ def test_the_session_checks_what_reaches_c(nes_rom):
     with Emulator(nes_rom) as emu:
         session = emu.session
         width, height = emu.get_resolution()
-        for out in (np.zeros(10, np.uint8), np.zeros((height, width, 3), np.float32), np.zeros((height, width * 3))):
-            with pytest.raises(ValueError, match="C-contiguous uint8"):
+        for out in (np.zeros(10, np.uint8), np.zeros((height, width, 6), np.uint8)[:, :, :3]):
+            with pytest.raises(ValueError, match="C-contiguous array of at least"):
                 session.convert_frame(out, width, height)
+        with pytest.raises(ValueError, match="C-contiguous uint8 array of shape"):
+            emu.get_screen(np.zeros((height, width, 3), np.float32))
         made_up = MemoryDescriptor(0, 0x1000, 0, 0, 0, 0, 1 << 20, None)
         with pytest.raises(ValueError, match="not one of the core's memory descriptors"):
             session.descriptor_view(made_up)
