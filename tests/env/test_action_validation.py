@@ -119,3 +119,16 @@ def test_flags_to_mask_matches_the_python_rule():
         assert flags_to_mask(flags) == sum(int(v) << i for i, v in enumerate(flags))
     assert flags_to_mask(np.array([0, 2], np.uint8)) == -1
     assert flags_to_mask(np.zeros(49, np.uint8)) == -1
+
+
+@pytest.mark.parametrize("game", ["StudioDemo-Nes", "Breakout-Atari2600"])
+def test_every_system_refuses_a_wrong_length_naming_its_space(game, stable_atari):
+    env = stable_atari("Breakout") if game.endswith("Atari2600") else retro.make(game)
+    try:
+        env.reset(seed=0)
+        size = env.action_space.n
+        with pytest.raises(ValueError, match=rf"action space MultiBinary\({size}\)"):
+            env.step(np.zeros(size + 1, np.int8))
+        env.step(np.ones(size, np.float32))
+    finally:
+        env.close()
