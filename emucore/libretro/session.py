@@ -17,13 +17,10 @@ This class owns the C boundary. Every call into the core goes through :meth:`Cor
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import logging
 import os
-import shutil
 import sys
-import tempfile
 import threading
 import weakref
 from collections import deque
@@ -38,6 +35,7 @@ from emucore.libretro import environment
 from emucore.libretro._native import ffi, lib
 from emucore.libretro.options import OptionStore
 from emucore.libretro.private_library import private_copy
+from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
 from emucore.libretro.structs import (
     MEMORY_SYSTEM_RAM,
     ControllerType,
@@ -54,16 +52,6 @@ if sys.version_info < (3, 11):
 LOG_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
 LIBC_SEED = 1  # glibc's rand() state in a process that never seeded it, as under stable-retro
 T = TypeVar("T")
-
-_SAVE_DIRS: set[str] = set()  # of sessions not yet released; removed at exit
-
-
-@atexit.register
-def _remove_save_dirs() -> None:
-    for folder in list(_SAVE_DIRS):
-        shutil.rmtree(folder, ignore_errors=True)
-    _SAVE_DIRS.clear()
-
 
 def _system_ram(host: Any) -> tuple[Any, int]:
     return lib.emu_get_memory_data(host, MEMORY_SYSTEM_RAM), lib.emu_get_memory_size(host, MEMORY_SYSTEM_RAM)
@@ -89,8 +77,7 @@ class _Native:
             lib.emu_deinit(self.host)
         self.core_open = False
         lib.emu_host_close(self.host)
-        shutil.rmtree(self.save_dir, ignore_errors=True)
-        _SAVE_DIRS.discard(self.save_dir)
+        remove_save_dir(self.save_dir)
 
     def free(self) -> None:
         self.shutdown()
@@ -139,8 +126,7 @@ class CoreSession:
 
         if not self.core_path.is_file():
             raise CoreLoadError(self.core_path, "no such file")
-        save_dir = tempfile.mkdtemp(prefix="emucore-save-")
-        _SAVE_DIRS.add(save_dir)
+        save_dir = make_save_dir()
         system = Path(system_dir) if system_dir else Path(save_dir)
         self.system_dir_c: Any = ffi.new("char[]", str(system).encode())
         self.save_dir_c: Any = ffi.new("char[]", save_dir.encode())
@@ -148,13 +134,12 @@ class CoreSession:
         self._handle = ffi.new_handle(self)
         host = lib.emu_host_new(self._handle)
         if host == ffi.NULL:
-            shutil.rmtree(save_dir, ignore_errors=True)
-            _SAVE_DIRS.discard(save_dir)
+            remove_save_dir(save_dir)
             raise MemoryError("cannot allocate the libretro host")
         self._native = _Native(host, save_dir)
         self._host = host
         self._finalizer = weakref.finalize(self, self._native.free)
-        self._finalizer.atexit = False  # at exit only the folders go (_remove_save_dirs)
+        self._finalizer.atexit = False  # at exit only the save folders go (save_dirs)
         try:
             system.mkdir(parents=True, exist_ok=True)
             with private_copy(self.core_path) as path:

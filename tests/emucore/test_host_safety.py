@@ -333,3 +333,32 @@ def test_the_session_checks_what_reaches_c(nes_rom):
             session.descriptor_view(made_up)
         with pytest.raises(IndexError):
             session.set_button_bits(9, 1)
+
+
+def test_the_next_process_sweeps_the_save_folder_of_a_killed_one(rom_for, tmp_path):
+    from emucore.libretro.save_dirs import LOCK, SWEEP_AFTER_S
+
+    rom = rom_for("fceumm")
+    make = (
+        f"from emucore import Emulator\nemu = Emulator({str(rom)!r})\n"
+        "print(emu.session._native.save_dir, flush=True)\n"
+    )
+    killed = run_python(make + "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", tmp_path)
+    assert killed.returncode == -9
+    dead = Path(killed.stdout.split()[0])
+    env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    alive = subprocess.Popen([sys.executable, "-c", make + "input()\n"], env=env, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        living = Path(alive.stdout.readline().split()[0])
+        old = time.time() - SWEEP_AFTER_S - 5
+        for folder in (dead, living):
+            os.utime(folder / LOCK, (old, old))
+        run_python(make, tmp_path)
+        assert not dead.exists(), "a killed process's folder is swept"
+        assert living.is_dir(), "a running process's folder is not"
+    finally:
+        alive.communicate("\n", timeout=60)
+    assert alive.returncode == 0
+    assert not living.exists()
+    assert list(tmp_path.iterdir()) == []

@@ -21,8 +21,9 @@ def test_clean_exit_leaves_nothing_to_restore(tmp_path):
 
 
 def test_a_killed_studio_is_offered_for_restore(tmp_path):
+    (tmp_path / "tmp").mkdir()  # a killed process leaves its emulator's save folder
     env = dict(os.environ, RETRO_STUDIO_DATA=str(tmp_path), RETRO_STUDIO_CONFIG=str(tmp_path / "config"),
-               QT_QPA_PLATFORM="offscreen")
+               QT_QPA_PLATFORM="offscreen", TMPDIR=str(tmp_path / "tmp"))
     process = subprocess.Popen([sys.executable, "-m", "studio.app", "--no-restore-prompt"], cwd=ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
