@@ -17,6 +17,7 @@ import numpy as np
 
 from emucore.datatypes import parse_type
 from emucore.emulator import Emulator
+from emucore.errors import EmulatorClosedError
 
 BYTES_PER_ROW = 16
 DEFAULT_TYPES = ("|u1", "|i1", "|d1", ">u2", "<u2", ">i2", "<i2", ">u4", "<u4", ">i4", "<i4",
@@ -205,7 +206,7 @@ class Ram:
             for block in self.emulator.memory.blocks:
                 if block.start == region.start:
                     return block.data
-        except RuntimeError:  # the emulator was closed (the window is opening another game)
+        except EmulatorClosedError:  # the window is opening another game
             pass
         return empty
 
@@ -220,7 +221,7 @@ class Ram:
     def _overlay(self):
         try:
             return self.emulator.memory.overlay
-        except RuntimeError:
+        except EmulatorClosedError:
             return None
 
     def view(self, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from emucore.datatypes import ALL_ONES, U64, InvalidTypeError, is_well_formed, parse_type
+from emucore.errors import EmulatorClosedError
 from emucore.fileio import atomic_write_text
 from emucore.integration import IntegrationError, Variable, dump_data_json, parse_data_json
 from emucore.integration.datafile import DATA_FILE
@@ -150,7 +151,7 @@ class Watch:
         variable = self.variables[name]
         try:
             mapped = self.is_mapped(variable.address)
-        except RuntimeError:  # the emulator was closed
+        except EmulatorClosedError:
             return None
         if not mapped:
             return f"{variable.address:#x} is not mapped: stable-retro leaves {name!r} out of info"
@@ -257,7 +258,7 @@ class Watch:
         variable = self.variables[name]
         try:
             return self.session.emulator.memory.read(variable.address, variable.type, _all(variable.mask))
-        except (IndexError, RuntimeError):  # unmapped, or the emulator was closed
+        except (IndexError, EmulatorClosedError):  # unmapped, or the emulator was closed
             return None
 
     def poke(self, name: str, value: int) -> None:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from emucore.datatypes import parse_type
+from emucore.errors import EmulatorClosedError
 from studio.model.ram import REFRESH_HZ, Ram
 from studio.model.watch import AddressFreeze, Watch
 from studio.qt.hex_view import HexView
@@ -132,7 +133,7 @@ class RamViewer(QWidget):
         now = self._throttle.mark()
         try:
             space = self.session.emulator.memory
-        except RuntimeError:  # the session was closed
+        except EmulatorClosedError:
             return
         if space is not self._space:  # the core rebuilt its memory map
             self._space = space

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from emucore.errors import EmulatorClosedError
 from emucore.search import OPS, Candidates
 from studio.model.searches import TYPE_PRESETS, SearchBook
 from studio.qt.throttle import Throttle
@@ -117,7 +118,7 @@ class CandidatesModel(QAbstractTableModel):
         previous = candidates.previous(start, start + CHUNK)
         try:
             return candidates.values(start, start + CHUNK), previous
-        except RuntimeError:  # the emulator was closed under the panel: no live values
+        except EmulatorClosedError:  # closed under the panel: no live values
             return np.full(len(previous), np.iinfo(np.int64).min), previous
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -158,7 +159,7 @@ class CandidatesModel(QAbstractTableModel):
             return
         try:
             self.candidates.refresh()
-        except RuntimeError:  # the emulator is closed
+        except EmulatorClosedError:
             return
         self._values.clear()
         last = min(last, len(self.candidates) - 1)
