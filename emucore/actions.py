@@ -64,7 +64,7 @@ class ActionGroups:
         if mode is Actions.DISCRETE:
             return f"Discrete({self.discrete_size**players})"
         if mode is Actions.MULTI_DISCRETE:
-            return f"MultiDiscrete({np.array([len(g) for g in self.groups] * players)})"
+            return f"MultiDiscrete({self.choice_counts(players)})"
         return f"MultiBinary({self.num_buttons * players})"
 
     def _refuse(self, action: object, mode: Actions, players: int, problem: str) -> ValueError:
@@ -121,7 +121,7 @@ class ActionGroups:
             # Sliced by group count: stable-retro slices by button count, which breaks player 2.
             count = len(self.groups)
             choices = self._integers(action, mode, players, count * players)
-            sizes = self._choice_counts(players)
+            sizes = self.choice_counts(players)
             if not ((choices >= 0) & (choices < sizes)).all():
                 raise self._refuse(action, mode, players, "a choice is out of range")
             for p in range(players):
@@ -140,7 +140,8 @@ class ActionGroups:
             masks.append(mask & self.pad_mask)
         return masks
 
-    def _choice_counts(self, players: int) -> np.ndarray:
+    def choice_counts(self, players: int) -> np.ndarray:
+        """The MULTI_DISCRETE space's ``nvec``: each group's number of choices, per player."""
         counts = self._counts.get(players)
         if counts is None:
             counts = self._counts[players] = np.array([len(g) for g in self.groups] * players, dtype=np.int64)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from emucore.corefinder import FoundCore, find_core
-from emucore.errors import EmulatorClosedError, GameLoadError, StateError
+from emucore.errors import GameLoadError, StateError
 from emucore.fileio import atomic_write_bytes
 from emucore.libretro import CoreSession
 from emucore.libretro.structs import (
@@ -116,7 +116,7 @@ class Emulator:
     def session(self) -> CoreSession:
         """The core session; EmulatorClosedError after close()."""
         if self._session.closed:
-            raise EmulatorClosedError(f"the emulator for {self.rom_path} is closed")
+            raise self._session.closed_error()
         return self._session
 
     def close(self) -> None:

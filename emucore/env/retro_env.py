@@ -184,7 +184,7 @@ class RetroEnv(gym.Env, EzPickle):
         if self.use_restricted_actions is Actions.DISCRETE:
             return gym.spaces.Discrete(groups.discrete_size**self.players)
         if self.use_restricted_actions is Actions.MULTI_DISCRETE:
-            return gym.spaces.MultiDiscrete([len(g) for g in groups.groups] * self.players)
+            return gym.spaces.MultiDiscrete(groups.choice_counts(self.players))
         return gym.spaces.MultiBinary(self.num_buttons * self.players)
 
     # ---- the episode ----

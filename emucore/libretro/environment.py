@@ -9,7 +9,7 @@ and the session's call wrapper raises it when the core returns.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from emucore.libretro._native import ffi
@@ -114,27 +114,29 @@ def _set_memory_maps(session: CoreSession, data: Any) -> bool:
     return True
 
 
+def _until_null(items: Any, field: str) -> Iterator[Any]:
+    """The entries of a C array that ends with an entry whose ``field`` is NULL."""
+    i = 0
+    while getattr(items[i], field) != ffi.NULL:
+        yield items[i]
+        i += 1
+
+
 def _set_input_descriptors(session: CoreSession, data: Any) -> bool:
     items = ffi.cast("struct retro_input_descriptor *", data)
-    found = []
-    i = 0
-    while items[i].description != ffi.NULL:
-        d = items[i]
-        found.append(InputDescriptor(d.port, d.device, d.index, d.id, c_text(d.description) or ""))
-        i += 1
-    session.input_descriptors = found
+    session.input_descriptors = [
+        InputDescriptor(d.port, d.device, d.index, d.id, c_text(d.description) or "")
+        for d in _until_null(items, "description")
+    ]
     return True
 
 
 def _set_controller_info(session: CoreSession, data: Any) -> bool:
     ports = ffi.cast("struct retro_controller_info *", data)
-    info = []
-    i = 0
-    while ports[i].types != ffi.NULL:
-        types = ports[i].types
-        info.append([ControllerType(c_text(types[j].desc) or "", int(types[j].id)) for j in range(ports[i].num_types)])
-        i += 1
-    session.controller_info = info
+    session.controller_info = [
+        [ControllerType(c_text(port.types[j].desc) or "", int(port.types[j].id)) for j in range(port.num_types)]
+        for port in _until_null(ports, "types")
+    ]
     return True
 
 

@@ -33,6 +33,7 @@ import numpy as np
 from emucore.errors import CoreLoadError, EmulatorBusyError, EmulatorClosedError
 from emucore.libretro import environment
 from emucore.libretro._native import ffi, lib
+from emucore.libretro.native_host import NativeHost
 from emucore.libretro.options import OptionStore
 from emucore.libretro.private_library import private_copy
 from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
@@ -53,35 +54,9 @@ LOG_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
 LIBC_SEED = 1  # glibc's rand() state in a process that never seeded it, as under stable-retro
 T = TypeVar("T")
 
-def _system_ram(host: Any) -> tuple[Any, int]:
-    return lib.emu_get_memory_data(host, MEMORY_SYSTEM_RAM), lib.emu_get_memory_size(host, MEMORY_SYSTEM_RAM)
-
-
-class _Native:
-    """The C host of one session. The core is unloaded by ``shutdown``; the host struct itself is
-    freed only when the session is garbage, so a read of its fields never touches freed memory."""
-
-    def __init__(self, host: Any, save_dir: str):
-        self.host = host
-        self.save_dir = save_dir
-        self.core_open = False  # the library is loaded
-        self.initialized = False  # retro_init ran
-        self.game_loaded = False
-
-    def shutdown(self) -> None:
-        if self.initialized:
-            self.initialized = False
-            if self.game_loaded:
-                self.game_loaded = False
-                lib.emu_unload_game(self.host)
-            lib.emu_deinit(self.host)
-        self.core_open = False
-        lib.emu_host_close(self.host)
-        remove_save_dir(self.save_dir)
-
-    def free(self) -> None:
-        self.shutdown()
-        lib.emu_host_free(self.host)
+def _region(host: Any, region_id: int) -> tuple[Any, int]:
+    """retro_get_memory_data and _size of one region, in one trip through the call wrapper."""
+    return lib.emu_get_memory_data(host, region_id), lib.emu_get_memory_size(host, region_id)
 
 
 class CoreSession:
@@ -101,9 +76,10 @@ class CoreSession:
         log_sink: Callable[[int, str], None] | None = None,
     ):
         self.core_path = Path(core_path)
-        self.label = f"the {self.core_path.stem.removesuffix('_libretro')} core"
+        core_name = self.core_path.stem.removesuffix("_libretro")
+        self.label = f"the {core_name} core"
         self.options = OptionStore(compat_answers=dict(compat_answers or {}), overrides=dict(options or {}))
-        self.logger = logging.getLogger(f"emucore.core.{self.core_path.stem.removesuffix('_libretro')}")
+        self.logger = logging.getLogger(f"emucore.core.{core_name}")
         self.log_lines: deque[tuple[int, str]] = deque(maxlen=200)
         self.log_sink = log_sink
         self.memory_maps: list[MemoryDescriptor] = []
@@ -136,7 +112,7 @@ class CoreSession:
         if host == ffi.NULL:
             remove_save_dir(save_dir)
             raise MemoryError("cannot allocate the libretro host")
-        self._native = _Native(host, save_dir)
+        self._native = NativeHost(host, save_dir)
         self._host = host
         self._finalizer = weakref.finalize(self, self._native.free)
         self._finalizer.atexit = False  # at exit only the save folders go (save_dirs)
@@ -176,13 +152,16 @@ class CoreSession:
             raise self._busy()
         try:
             if self._closed:
-                raise EmulatorClosedError(f"{self.label} is closed")
+                raise self.closed_error()
             result = function(self._host, *args)
         finally:
             lock.release()
         if self._errors:
             self._raise_callback_errors()
         return result
+
+    def closed_error(self) -> EmulatorClosedError:
+        return EmulatorClosedError(f"{self.label} is closed")
 
     def _busy(self) -> EmulatorBusyError:
         if self.callback_thread == threading.get_ident():
@@ -250,17 +229,7 @@ class CoreSession:
     # ---- running ----
 
     def run(self) -> None:
-        """One frame: ``_call(lib.emu_run)`` written out, as this is the call made every step."""
-        if not self._lock.acquire(blocking=False):
-            raise self._busy()
-        try:
-            if self._closed:
-                raise EmulatorClosedError(f"{self.label} is closed")
-            lib.emu_run(self._host)
-        finally:
-            self._lock.release()
-        if self._errors:
-            self._raise_callback_errors()
+        self._call(lib.emu_run)
 
     def run_frames(self, count: int) -> None:
         self._call(lib.emu_run_frames, count)
@@ -288,7 +257,7 @@ class CoreSession:
 
     def _live_host(self) -> Any:
         if self._closed:
-            raise EmulatorClosedError(f"{self.label} is closed")
+            raise self.closed_error()
         return self._host
 
     @property
@@ -341,13 +310,12 @@ class CoreSession:
 
     def memory_key(self) -> tuple[int, int, int]:
         """What changes when the core moves its RAM: (maps version, SYSTEM_RAM address, size)."""
-        pointer, size = self._call(_system_ram)
+        pointer, size = self._call(_region, MEMORY_SYSTEM_RAM)
         return self.memory_maps_version, int(ffi.cast("uintptr_t", pointer)), int(size)
 
     def memory_region(self, region_id: int) -> np.ndarray:
         """A zero-copy view of a retro_get_memory_data region (empty if the core has none)."""
-        size = self._call(lib.emu_get_memory_size, region_id)
-        pointer = self._call(lib.emu_get_memory_data, region_id)
+        pointer, size = self._call(_region, region_id)
         if size == 0 or pointer == ffi.NULL:
             return np.zeros(0, dtype=np.uint8)
         return self._view(pointer, size)
@@ -362,7 +330,7 @@ class CoreSession:
     def _view(self, pointer: Any, size: int) -> np.ndarray:
         with self._views_lock:
             if self._closed:  # checked under the lock close() takes, so no view outlives the core
-                raise EmulatorClosedError(f"{self.label} is closed")
+                raise self.closed_error()
             self._views += 1
         keeper = ffi.gc(ffi.cast("uint8_t *", pointer), self._view_dropped)
         return np.frombuffer(ffi.buffer(keeper, size), dtype=np.uint8)
@@ -396,8 +364,7 @@ class CoreSession:
             self._lock.release()
         if unreferenced:
             self._native.shutdown()
-        if self._errors:  # raised by callbacks while the core unloaded, or left from a core's own thread
-            self._raise_callback_errors()
+        self.check()  # what callbacks raised while the core unloaded, or left from a core's own thread
 
     @property
     def closed(self) -> bool:

@@ -33,12 +33,16 @@ def score_checkpoints(emulator: Emulator, plus_one: int, plus_ten: int, read) ->
     return out
 
 
+def started(rom) -> Emulator:
+    emulator = Emulator(rom)
+    play(emulator, 0, 9)
+    return emulator
+
+
 @pytest.fixture(scope="module")
 def genesis():
-    emulator = Emulator(GENESIS_ROM)
-    play(emulator, 0, 9)
-    yield emulator
-    emulator.close()
+    with started(GENESIS_ROM) as emulator:
+        yield emulator
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +52,8 @@ def genesis_scores(genesis):
 
 @pytest.fixture(scope="module")
 def nes():
-    emulator = Emulator(NES_ROM)
-    play(emulator, 0, 9)
-    yield emulator
-    emulator.close()
+    with started(NES_ROM) as emulator:
+        yield emulator
 
 
 def keys(candidates: list[ValueCandidate]) -> list[tuple[int, str, int, int]]:
