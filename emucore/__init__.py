@@ -22,7 +22,9 @@ from emucore.errors import (
     RomError,
     RomNotFoundError,
     StateError,
+    StateNotFoundError,
     UnknownSystemError,
+    UnmappedAddressError,
 )
 from emucore.systems import get_system, system_for_path
 
@@ -67,7 +69,9 @@ __all__ = [
     "RomNotFoundError",
     "State",
     "StateError",
+    "StateNotFoundError",
     "UnknownSystemError",
+    "UnmappedAddressError",
     "data",
     "get_core_path",
     "get_romfile_system",

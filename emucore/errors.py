@@ -58,9 +58,29 @@ class StateError(FileProblem, ValueError):
     what = "state"
 
 
+class StateNotFoundError(FileProblem, FileNotFoundError):
+    """A save state asked for by name or path that does not exist."""
+
+    what = "state"
+
+
+class UnmappedAddressError(EmucoreError, IndexError):
+    """An address in no memory block of the core (stable-retro raises ``IndexError("No known mapping")``)."""
+
+    def __init__(self, address: int, variable: str | None = None):
+        self.address = address
+        self.variable = variable
+        of = f" (variable {variable!r})" if variable is not None else ""
+        super().__init__(f"No known mapping: address {address:#x}{of} is in no memory block of the core")
+
+
 class EmulatorClosedError(EmucoreError, RuntimeError):
     """A call on an emulator (or core session) after ``close()``."""
 
 
 class EmulatorBusyError(EmucoreError, RuntimeError):
     """A call into an emulator while another thread is inside it: one thread at a time."""
+
+
+class ScriptWarning(UserWarning):
+    """A scenario script that is missing or failed to load: the env runs, but without it."""

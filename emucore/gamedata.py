@@ -14,10 +14,15 @@ import numpy as np
 
 from emucore.actions import ActionGroups
 from emucore.datatypes import ALL_ONES
+from emucore.errors import UnmappedAddressError
 from emucore.memory import AddressSpace
-from emucore.scenario import DoneNode, RewardSpec, Scenario, Term
+from emucore.scenario import DoneNode, RewardSpec, Scenario, ScenarioError, Term
 
 PLAYERS = 2
+MAX_CUSTOM_VARIABLES = 4096
+"""Custom variables one episode may create (stable-retro's integrations use a handful)."""
+MAX_CUSTOM_NAME = 256
+"""Characters in a custom variable's name: with the count, custom variables stay under ~1 MiB."""
 
 
 class VariableLike(Protocol):
@@ -34,6 +39,10 @@ def _as_int(value: Any) -> int:
     """A custom variable as stable-retro's info dict gives it: floats truncated, bools 1/0."""
     if value is None:
         return 0
+    if isinstance(value, float):
+        from emucore.lua import to_int64  # NaN and infinities as the C++ cast gives them
+
+        return to_int64(value)
     return int(value)
 
 
@@ -139,12 +148,18 @@ class GameData:
             return _as_int(self.custom[name]) if measurement == "absolute" else 0
         variable = self.variables.get(name)
         if variable is None:
-            raise ValueError(name)
+            raise ScenarioError(
+                f"the scenario uses {name!r}, which is neither a data.json variable nor a custom variable"
+                " a script has set"
+            )
         if measurement == "absolute":
             values = self._values
             if values is not None and name in values:
                 return values[name]
-            return _read(self._live or self._memory(), variable)
+            try:
+                return _read(self._live or self._memory(), variable)
+            except UnmappedAddressError as e:
+                raise UnmappedAddressError(variable.address, name) from e
         if self._previous is None or name not in self._previous:
             return 0
         return self._now[name] - self._previous[name]
@@ -215,10 +230,20 @@ class GameData:
 
             number = 0 if value is None else value if isinstance(value, int) else to_int64(float(value))
             self._memory().write(variable.address, variable.type, int(number))
-        elif isinstance(value, bool) or value is None:
-            self.custom[name] = value
         else:
-            self.custom[name] = float(value)
+            if name not in self.custom:
+                self._check_new_custom(name)
+            self.custom[name] = value if isinstance(value, bool) or value is None else float(value)
+
+    def _check_new_custom(self, name: str) -> None:
+        if len(self.custom) >= MAX_CUSTOM_VARIABLES:
+            raise ScenarioError(
+                f"custom variable {name[:40]!r}: an episode may set at most {MAX_CUSTOM_VARIABLES} custom variables"
+            )
+        if len(name) > MAX_CUSTOM_NAME:
+            raise ScenarioError(
+                f"custom variable {name[:40]!r}...: its name has {len(name)} characters, more than {MAX_CUSTOM_NAME}"
+            )
 
     def _read_all(self, memory: AddressSpace) -> dict[str, int]:
         read = memory.read

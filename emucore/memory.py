@@ -17,6 +17,7 @@ from operator import itemgetter
 import numpy as np
 
 from emucore.datatypes import ALL_ONES, parse_type
+from emucore.errors import UnmappedAddressError
 
 
 @dataclass
@@ -57,18 +58,18 @@ class AddressSpace:
     # ---- lookup ----
 
     def locate(self, address: int) -> tuple[int, int]:
-        """(block index, offset) of an address; IndexError("No known mapping") if unmapped."""
+        """(block index, offset) of an address; UnmappedAddressError (an IndexError) if unmapped."""
         for i, block in enumerate(self.blocks):
             if address < block.start:
                 break
             if address - block.start < len(block.data):
                 return i, address - block.start
-        raise IndexError("No known mapping")
+        raise UnmappedAddressError(address)
 
     def is_mapped(self, address: int) -> bool:
         try:
             self.locate(address)
-        except IndexError:
+        except UnmappedAddressError:
             return False
         return True
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from emucore.errors import EmucoreError
+
 OPS = {
     "equal": lambda v, ref: int(v == ref),
     "negative-equal": lambda v, ref: int(v == -ref),
@@ -27,15 +29,30 @@ OPS = {
 }
 MEASUREMENTS = ("delta", "absolute")
 ZERO = np.float32(0)
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
-def _f32(value: Any) -> np.float32:
-    return np.float32(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else np.float32(0)
+class ScenarioError(EmucoreError, ValueError):
+    """A scenario value stable-retro would reject or could not represent."""
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _f32(value: Any, what: str) -> np.float32:
+    if not _is_number(value):
+        return np.float32(0)
+    if not abs(value) <= FLOAT32_MAX:
+        raise ScenarioError(f"{what} {value!r} is not a number within float32's range")
+    return np.float32(value)
+
+
+def _int(value: Any, what: str) -> int:
+    if not _is_number(value):
         return 0
+    if not abs(value) < 2.0**63:
+        raise ScenarioError(f"{what} {value!r} is not a number within int64's range")
     return int(value)  # JSON floats are truncated
 
 
@@ -70,10 +87,10 @@ class Term:
         op = spec.get("op")
         return cls(
             measurement=measurement if measurement in MEASUREMENTS else default_measurement,
-            op=op if op in OPS else None,
-            reference=_int(spec.get("reference", 0)),
-            reward=_f32(spec.get("reward", 0.0)),
-            penalty=_f32(spec.get("penalty", 0.0)),
+            op=op if isinstance(op, str) and op in OPS else None,
+            reference=_int(spec.get("reference", 0), "reference"),
+            reward=_f32(spec.get("reward", 0.0), "reward"),
+            penalty=_f32(spec.get("penalty", 0.0), "penalty"),
         )
 
 
@@ -124,10 +141,6 @@ class DoneNode:
         )
 
 
-class ScenarioError(ValueError):
-    """A scenario whose crop or actions stable-retro would reject."""
-
-
 @dataclass
 class Scenario:
     rewards: list[RewardSpec] = field(default_factory=lambda: [RewardSpec(), RewardSpec()])
@@ -173,9 +186,9 @@ class Scenario:
     @staticmethod
     def _crop(value: Any) -> tuple[int, int, int, int]:
         if not isinstance(value, list) or len(value) != 4 or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+            _is_number(v) and abs(v) < 2**31 for v in value
         ):
-            raise ScenarioError(f"crop must be four numbers [x, y, w, h], not {value!r}")
+            raise ScenarioError(f"crop must be four 32-bit integers [x, y, w, h], not {value!r}")
         x, y, w, h = (int(v) for v in value)
         return x, y, w, h
 

@@ -9,6 +9,7 @@ None (no window unless asked); MULTI_DISCRETE slices player 2's choices by group
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,19 @@ from emucore import data as retro_data
 from emucore.actions import ActionGroups
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
+from emucore.env.checks import check_mapped, check_references
+from emucore.errors import ScriptWarning, StateNotFoundError
 from emucore.gamedata import GameData
-from emucore.integration import parse_data_json, parse_scenario_json, read_state_file
-from emucore.scenario import Scenario
+from emucore.integration import (
+    IntegrationError,
+    default_state_name,
+    read_data_json,
+    read_metadata,
+    read_scenario_json,
+    read_scripts,
+    read_state_file,
+)
+from emucore.scenario import Scenario, ScenarioError
 from emucore.systems import system_for_path
 
 
@@ -118,60 +129,44 @@ class RetroEnv(gym.Env, EzPickle):
     @staticmethod
     def _read_metadata(game: str, inttype: Any) -> dict:
         path = retro_data.get_file_path(game, "metadata.json", inttype)
-        if not path:
-            return {}
-        import json
-
-        try:
-            with open(path, encoding="utf-8") as f:
-                loaded = json.load(f)
-        except (OSError, ValueError):
-            return {}
-        return loaded if isinstance(loaded, dict) else {}
+        return read_metadata(path) if path else {}
 
     def _default_state_name(self, state: State | str | None) -> str | None:
         if state is None or state == State.NONE:
             return None
         if state == State.DEFAULT:
-            meta = self.metadata_json
-            per_player = meta.get("default_player_state")
-            if isinstance(per_player, list) and self.players <= len(per_player):
-                return per_player[self.players - 1]
-            return meta.get("default_state") or None
+            path = retro_data.get_file_path(self._game_lookup, "metadata.json", self.inttype) or "metadata.json"
+            return default_state_name(self.metadata_json, path, self.players)
         return str(state)
 
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> GameData:
         info_path = self._json_path(game, inttype, info or "data")
         scenario_path = self._json_path(game, inttype, scenario or "scenario")
-        info_text = Path(info_path).read_text("utf-8") if info_path else None
-        variables = parse_data_json(info_text, Path(info_path)) if info_text is not None else {}
-        raw_scenario = (
-            parse_scenario_json(Path(scenario_path).read_text("utf-8"), Path(scenario_path)) if scenario_path else None
-        )
-        parsed = Scenario.parse(raw_scenario)
-        if info_text is not None:
-            self._check_skipped_variables(info_text, Path(info_path), variables, parsed)
-        scripts = []
-        for name in parsed.scripts:
-            script_path = Path(scenario_path).parent / name if scenario_path else None
-            if script_path and script_path.is_file():
-                scripts.append((name, script_path.read_text("utf-8")))
+        variables, skipped = read_data_json(Path(info_path)) if info_path else ({}, [])
+        raw_scenario = read_scenario_json(Path(scenario_path)) if scenario_path else None
+        try:
+            parsed = Scenario.parse(raw_scenario)
+        except ScenarioError as e:
+            raise IntegrationError(scenario_path, str(e)) from e
+        if info_path and set(skipped) & parsed.variable_names():
+            read_data_json(Path(info_path), strict=True)  # raises, naming the line and key
+        for name in skipped:
+            warnings.warn(f"{info_path}: variable {name!r} is skipped: its type string is not valid", stacklevel=4)
+        scripts: list[tuple[str, str]] = []
+        if scenario_path:
+            scripts, missing = read_scripts(parsed.scripts, scenario_path)
+            for name in missing:
+                warnings.warn(f"{scenario_path}: script {name!r} not found; it is not loaded", ScriptWarning, 4)
         system = self.em.system
         groups = ActionGroups(parsed.actions or system.actions, system.buttons)
-        return GameData(variables, parsed, lambda: self.em.memory, groups, scripts)
-
-    @staticmethod
-    def _check_skipped_variables(text: str, path: Path, variables: dict, scenario: Scenario) -> None:
-        """stable-retro silently drops variables with a bad type string: say so, and refuse to run
-        a scenario that uses one (it would only fail later, at reset, with a bare name)."""
-        import json
-        import warnings
-
-        skipped = set(json.loads(text).get("info", {})) - set(variables)
-        if skipped & scenario.variable_names():
-            parse_data_json(text, path, strict=True)  # raises, naming the line and key
-        for name in sorted(skipped):
-            warnings.warn(f"{path}: variable {name!r} is skipped: its type string is not valid", stacklevel=4)
+        if raw_scenario is not None:
+            check_references(raw_scenario, Path(scenario_path), variables, bool(scripts))
+        check_mapped(variables, parsed, Path(info_path) if info_path else None, self.em.memory)
+        data = GameData(variables, parsed, lambda: self.em.memory, groups, scripts)
+        if data.lua is not None:
+            for error in data.lua.load_errors:
+                warnings.warn(f"{scenario_path}: a script failed to load: {error}", ScriptWarning, 4)
+        return data
 
     @staticmethod
     def _json_path(game: str, inttype: Any, name: str) -> str | None:
@@ -342,7 +337,7 @@ class RetroEnv(gym.Env, EzPickle):
             statename += ".state"
         path = retro_data.get_file_path(self._game_lookup, statename, inttype)
         if not path:
-            raise FileNotFoundError(f"state {statename} of {self.gamename} not found in {inttype}")
+            raise StateNotFoundError(statename, f"not found in the integration of {self.gamename} ({inttype})")
         self.initial_state = read_state_file(path)
         self.statename = statename
 

@@ -8,10 +8,18 @@ the ``parse_*``/``dump_*`` functions read and write single files in stable-retro
 """
 
 from emucore.integration.common import Finding, IntegrationError, rom_sha1, system_from_name
-from emucore.integration.datafile import Variable, dump_data_json, parse_data_json
+from emucore.integration.datafile import Variable, dump_data_json, parse_data_json, read_data_json
 from emucore.integration.folder import Integration
 from emucore.integration.lint import lint
-from emucore.integration.scenariofile import dump_scenario_json, is_scenario, parse_scenario_json
+from emucore.integration.metadatafile import default_state_name, read_metadata
+from emucore.integration.scenariofile import (
+    dump_scenario_json,
+    is_scenario,
+    parse_scenario_json,
+    read_scenario_json,
+    variable_references,
+)
+from emucore.integration.scripts import read_scripts
 from emucore.integration.statefile import MAX_STATE_BYTES, StateStore, read_state_file, write_state_file
 
 __all__ = [
@@ -21,14 +29,20 @@ __all__ = [
     "IntegrationError",
     "StateStore",
     "Variable",
+    "default_state_name",
     "dump_data_json",
     "dump_scenario_json",
     "is_scenario",
     "lint",
     "parse_data_json",
     "parse_scenario_json",
+    "read_data_json",
+    "read_metadata",
+    "read_scenario_json",
+    "read_scripts",
     "read_state_file",
     "rom_sha1",
     "system_from_name",
+    "variable_references",
     "write_state_file",
 ]

@@ -117,3 +117,20 @@ def rom_sha1(path_or_bytes: str | os.PathLike[str] | bytes, system_extension: st
     except OSError as e:
         raise IntegrationError(path, f"cannot read the ROM: {e.strerror or e}") from e
     return digest.hexdigest()
+
+
+MAX_JSON_BYTES = 64 << 20
+"""The largest JSON file of an integration that is read (stable-retro's largest data.json is ~20 KiB)."""
+
+
+def read_file(path: str | os.PathLike[str], limit: int = MAX_JSON_BYTES) -> bytes:
+    """A file of an integration, at most ``limit`` bytes; an IntegrationError naming it otherwise."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e
+    if len(data) > limit:
+        raise IntegrationError(path, f"larger than {limit} bytes; refusing it")
+    return data

@@ -16,7 +16,7 @@ from typing import Any
 
 from emucore.datatypes import ALL_ONES, U64, InvalidTypeError, parse_type
 from emucore.integration import jsontext
-from emucore.integration.common import IntegrationError
+from emucore.integration.common import IntegrationError, read_file
 
 DATA_FILE = "data.json"
 
@@ -124,6 +124,19 @@ def parse_data_json(text: str | bytes, path: Path | None = None, *, strict: bool
     if not isinstance(decoded, dict) or "info" not in decoded:
         raise IntegrationError(file, "the top level must be an object with an 'info' key")
     return variables_from_info(decoded["info"], file, text, strict=strict)
+
+
+def read_data_json(path: Path, *, strict: bool = False) -> tuple[dict[str, Variable], list[str]]:
+    """The variables of the ``data.json`` at ``path``, and the names stable-retro would skip.
+
+    Raises:
+        IntegrationError: The file cannot be read or is malformed (see :func:`parse_data_json`).
+    """
+    raw = read_file(path)
+    variables = parse_data_json(raw, path, strict=strict)
+    info = jsontext.decode(raw, path).get("info")
+    skipped = [name for name in info if name not in variables] if isinstance(info, dict) else []
+    return variables, skipped
 
 
 def data_entry(variable: Variable) -> dict[str, Any]:

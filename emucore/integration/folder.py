@@ -14,6 +14,7 @@ from emucore.integration import jsontext
 from emucore.integration.common import IntegrationError, rom_sha1, system_from_extension, system_from_name
 from emucore.integration.datafile import DATA_FILE, Variable, dump_data_json, parse_data_json
 from emucore.integration.listing import METADATA_FILE, SHA_FILE, Listing, list_folder
+from emucore.integration.metadatafile import parse_metadata
 from emucore.integration.scenariofile import (
     SCENARIO_FILE,
     dump_scenario_json,
@@ -47,14 +48,6 @@ def read_bytes(path: Path) -> bytes:
 def parse_sha_text(text: str) -> list[str]:
     """The hashes of a ``rom.sha`` text, one per non-empty line (whitespace stripped)."""
     return [line.strip() for line in text.strip().split("\n") if line.strip()]
-
-
-def parse_metadata(text: str | bytes, path: Path) -> dict:
-    """``metadata.json``: any JSON object (every key is optional)."""
-    decoded = jsontext.decode(text, path)
-    if not isinstance(decoded, dict):
-        raise IntegrationError(path, "metadata.json must be a JSON object")
-    return decoded
 
 
 def other_scenarios(

@@ -8,13 +8,16 @@ walks the text once and maps every key path to its line and column, so errors ca
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from emucore.integration.common import IntegrationError
 
 KeyPath = tuple["str | int", ...]
+MAX_INTEGER_DIGITS = 309  # a longer integer overflows a double
 
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.DOTALL)
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity")
@@ -50,8 +53,8 @@ class KeyLocator:
         self._i = 0
         try:
             self._value(())
-        except (_Stop, IndexError, RecursionError):
-            pass
+        except (_Stop, IndexError, ValueError, RecursionError):
+            pass  # ValueError: a bad escape inside a string
 
     def line_col(self, path: KeyPath) -> tuple[int, int] | None:
         """1-based line and column where the value at ``path`` starts, or None if unknown."""
@@ -143,15 +146,58 @@ def semantic_error(file: Path, text: str | None, path: KeyPath, problem: str) ->
     return IntegrationError(file, f"{place}: {problem}" if place else problem, format_key(path))
 
 
+class _OutOfRange(ValueError):
+    def __init__(self, literal: str):
+        super().__init__(literal)
+        self.literal = literal
+
+
+def _float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _OutOfRange(literal)
+    return value
+
+
+def _int(literal: str) -> int:
+    if len(literal) > MAX_INTEGER_DIGITS + 1:  # also keeps int() below Python's digit limit
+        raise _OutOfRange(literal)
+    value = int(literal)
+    if abs(value) > sys.float_info.max:
+        raise _OutOfRange(literal)
+    return value
+
+
+def _constant(literal: str) -> Any:
+    raise _OutOfRange(literal)
+
+
+def _number_error(file: Path, text: str, literal: str) -> IntegrationError:
+    """stable-retro's JSON reader refuses NaN, Infinity and numbers beyond a double's range too."""
+    shown = literal if len(literal) <= 24 else literal[:20] + "..."
+    problem = f"the number {shown} is out of range (JSON numbers must be finite doubles)"
+    at = text.find(literal)
+    if at < 0:
+        return IntegrationError(file, problem)
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    return IntegrationError(file, f"line {line} column {column}: {problem}")
+
+
 def decode(text: str | bytes, file: Path) -> Any:
-    """Decodes JSON; a syntax error becomes an IntegrationError naming the line, column and key."""
+    """Decodes JSON; a syntax error becomes an IntegrationError naming the line, column and key.
+
+    NaN, Infinity and numbers that overflow a double are errors, as in stable-retro's reader.
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise IntegrationError(file, f"not UTF-8 text (byte {e.start})") from e
     try:
-        return json.loads(text)
+        return json.loads(text, parse_float=_float, parse_int=_int, parse_constant=_constant)
+    except _OutOfRange as e:
+        raise _number_error(file, text, e.literal) from None
     except json.JSONDecodeError as e:
         locator = KeyLocator(text)
         key = f", key {format_key(locator.last)}" if locator.last else ""

@@ -15,7 +15,6 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from emucore.integration.lint_data import lint_data
 from emucore.integration.lint_scenario import lint_scenario
 from emucore.integration.listing import METADATA_FILE, SHA_FILE, Listing, list_folder
 from emucore.integration.scenariofile import SCENARIO_FILE, parse_scenario_json, validate_scenario
+from emucore.integration.scripts import script_path
 from emucore.integration.statefile import STATE_SUFFIX, StateStore, check_state_header, read_state_file
 from emucore.systems import get_system, systems
 
@@ -115,7 +115,7 @@ def _from_folder(listing: Listing, deep: bool) -> _Material:
         except IntegrationError as e:
             material.fail(name, e.problem)
     root = listing.folder
-    material.script_exists = lambda name: isinstance(name, str) and (root / name).is_file()
+    material.script_exists = lambda name: _confined_file(root, name)
     if SHA_FILE in listing.others:
         try:
             material.sha_text = read_text(listing.others[SHA_FILE])
@@ -152,6 +152,16 @@ def _from_integration(integration: Integration, deep: bool) -> _Material:
     material.present_files.update(f"{name}{STATE_SUFFIX}" for name in states)
     material.present_files.update(p.name for p in material.rom_files)
     return material
+
+
+def _confined_file(root: Path, name: object) -> bool:
+    """A ``scripts`` entry that is a file inside the folder (symlinks followed)."""
+    if not isinstance(name, str):
+        return False
+    try:
+        return script_path(root, name, root / SCENARIO_FILE).is_file()
+    except IntegrationError:
+        return False
 
 
 def _system(material: _Material) -> str | None:
@@ -245,7 +255,7 @@ def _lint_metadata(material: _Material) -> list[Finding]:
             out.append(Finding("error", METADATA_FILE, "default_player_state", "must be a list of state names"))
         else:
             for i, name in enumerate(players):
-                if name not in visible:
+                if not isinstance(name, str) or name not in visible:
                     out.append(
                         Finding(
                             "error", METADATA_FILE, f"default_player_state[{i}]", f"invalid default player state {name}"
@@ -267,27 +277,14 @@ def _lint_states(material: _Material) -> list[Finding]:
     return out
 
 
-@cache
-def _lua_compiler() -> Callable[[str], Any] | None:
-    try:
-        from lupa import luajit21  # stable-retro runs scripts with LuaJIT
-    except ImportError:
-        return None
-    return luajit21.LuaRuntime().eval("function(s, n) return loadstring(s, n) end")
-
-
 def _lint_scripts(material: _Material) -> list[Finding]:
-    compile_lua = _lua_compiler()
+    from emucore.lua import LuaScripts  # compiles in the sandbox, never runs the script
+
     out = []
     for name, source in material.scripts.items():
-        if compile_lua is None:
-            break
-        try:
-            result = compile_lua(source, name)
-        except Exception as e:  # lupa raises its own error types
-            result = (None, str(e))
-        if isinstance(result, tuple) and result[0] is None:
-            out.append(Finding("error", name, "", f"Lua syntax error: {result[1]} (stable-retro ignores the script)"))
+        error = LuaScripts.check_syntax(source, name)
+        if error is not None:
+            out.append(Finding("error", name, "", f"Lua syntax error: {error} (stable-retro ignores the script)"))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from emucore.datatypes import U64, InvalidTypeError, parse_type
@@ -80,7 +81,7 @@ class _Context:
 
 def _spec_fields(ctx: _Context, spec: dict, key: str, default_measurement: str) -> tuple[str | None, int, str]:
     op = spec.get("op")
-    if op is not None and op not in OPS:
+    if op is not None and not (isinstance(op, str) and op in OPS):
         ctx.add("warning", f"{key}.op", f"unknown op {op!r} (stable-retro treats it as no op)")
         op = None
     measurement = spec.get("measurement", default_measurement)
@@ -108,6 +109,13 @@ def _measured(ctx: _Context, name: str, measurement: str) -> tuple[int, int] | N
 def _why(op: str | None, ref: int, measurement: str, span: tuple[int, int]) -> str:
     values = f"{measurement} values {span[0]}..{span[1]}"
     return f"op {op} with reference {ref} on {values}" if op else values
+
+
+def _leaves_folder(name: object) -> bool:
+    if not isinstance(name, str):
+        return False
+    path = PurePosixPath(name.replace("\\", "/"))
+    return path.is_absolute() or ".." in path.parts or bool(PureWindowsPath(name).drive)
 
 
 def _known(ctx: _Context, name: str, key: str) -> None:
@@ -313,7 +321,10 @@ def lint_scenario(
     loaded: dict[str, str] = {}
     if isinstance(listed, list):
         for i, name in enumerate(listed):
-            if not script_exists(name):
+            if _leaves_folder(name):
+                problem = f"script file {name} is outside the integration folder"
+                out.append(Finding("error", file, f"scripts[{i}]", problem))
+            elif not script_exists(name):
                 out.append(Finding("error", file, f"scripts[{i}]", f"script file {name} not found"))
             else:
                 loaded[name] = scripts.get(name, "")

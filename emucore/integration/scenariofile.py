@@ -9,7 +9,9 @@ Rejected: a top level that is not an object (stable-retro ignores it, which hide
 ``rewards`` that is not an array; a ``script`` that is not a string; ``variables`` or ``nodes``
 that are not objects (an empty array or null is accepted, as there); ``crop`` that is not an
 array of at least four numbers (fewer crash stable-retro); ``actions`` that is not an array of
-arrays of arrays of strings; a ``scripts`` array with a non-string element.
+arrays of arrays of strings; a ``scripts`` array with a non-string element. Also refused, where
+stable-retro's C++ casts would be undefined: a ``reference`` outside int64, a ``reward`` or
+``penalty`` beyond float32's range, a ``crop`` element outside int32.
 """
 
 from __future__ import annotations
@@ -18,11 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from emucore.integration import jsontext
-from emucore.integration.common import IntegrationError
+from emucore.integration.common import IntegrationError, read_file
 from emucore.integration.jsontext import KeyPath
 
 SCENARIO_FILE = "scenario.json"
 SCENARIO_KEYS = ("reward", "rewards", "done")
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+FLOAT32_MAX = 3.4028234663852886e38
+TERM_RANGES = {  # stable-retro reads reference as int64 and reward and penalty as float
+    "reference": (-(2**63), 2**63 - 1, "a 64-bit integer"),
+    "reward": (-FLOAT32_MAX, FLOAT32_MAX, "within float32's range"),
+    "penalty": (-FLOAT32_MAX, FLOAT32_MAX, "within float32's range"),
+}
 
 
 def is_scenario(decoded: Any) -> bool:
@@ -57,18 +66,32 @@ class _Checker:
         if "script" in spec and not isinstance(spec["script"], str):
             raise self.fail((*path, "script"), "script must be a string such as 'lua:function'")
 
+    def term(self, spec: Any, path: KeyPath) -> None:
+        """A number stable-retro would cast out of range (undefined in C++) is refused."""
+        if not isinstance(spec, dict):
+            return
+        for field, (low, high, what) in TERM_RANGES.items():
+            value = spec.get(field)
+            if _is_number(value) and not low <= value <= high:
+                raise self.fail((*path, field), f"{field} {value!r} is out of range: it must be {what}")
+
+    def terms(self, variables: dict, path: KeyPath) -> None:
+        for name, spec in variables.items():
+            self.term(spec, (*path, name))
+
     def reward(self, spec: Any, path: KeyPath) -> None:
         if not isinstance(spec, dict):
             return  # ignored by stable-retro; lint warns
         self.script(spec, path)
-        self.mapping(spec.get("variables"), (*path, "variables"), "reward variables")
+        self.terms(self.mapping(spec.get("variables"), (*path, "variables"), "reward variables"), (*path, "variables"))
+        self.term(spec.get("time"), (*path, "time"))
 
     def done_node(self, node: Any, path: KeyPath, top: bool) -> None:
         if not isinstance(node, dict):
             return
         if top:
             self.script(node, path)
-        self.mapping(node.get("variables"), (*path, "variables"), "done variables")
+        self.terms(self.mapping(node.get("variables"), (*path, "variables"), "done variables"), (*path, "variables"))
         nodes = self.mapping(node.get("nodes"), (*path, "nodes"), "done nodes")
         for name, child in nodes.items():
             self.done_node(child, (*path, "nodes", name), False)
@@ -79,6 +102,8 @@ class _Checker:
         for i, element in enumerate(crop):
             if not _is_number(element):
                 raise self.fail(("crop", i), "crop elements must be numbers")
+            if not INT32_MIN <= element <= INT32_MAX:
+                raise self.fail(("crop", i), f"crop element {element!r} is out of range (a 32-bit integer)")
         if len(crop) < 4:
             raise self.fail(("crop",), f"crop needs 4 numbers [x, y, width, height], it has {len(crop)}")
 
@@ -145,6 +170,34 @@ def parse_scenario_json(text: str | bytes, path: Path | None = None) -> dict:
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig")
     return validate_scenario(decoded, file, text)
+
+
+def read_scenario_json(path: Path) -> dict:
+    """The scenario file at ``path``; an IntegrationError naming it if unreadable or invalid."""
+    return parse_scenario_json(read_file(path), path)
+
+
+def variable_references(scenario: dict) -> list[tuple[str, str]]:
+    """``(key path, variable name)`` for every reward term and done test of a decoded scenario."""
+    found: list[tuple[str, str]] = []
+
+    def terms(spec: Any, key: str) -> None:
+        if isinstance(spec, dict) and isinstance(spec.get("variables"), dict):
+            found.extend((f"{key}.variables.{name}", name) for name in spec["variables"])
+
+    terms(scenario.get("reward"), "reward")
+    rewards = scenario.get("rewards")
+    for i, spec in enumerate(rewards[:2] if isinstance(rewards, list) else []):
+        terms(spec, f"rewards[{i}]")
+    stack = [(scenario.get("done"), "done")]
+    while stack:
+        node, key = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        terms(node, key)
+        if isinstance(node.get("nodes"), dict):
+            stack.extend((child, f"{key}.nodes.{name}") for name, child in node["nodes"].items())
+    return found
 
 
 def dump_scenario_json(scenario: dict) -> str:

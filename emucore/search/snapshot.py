@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from emucore.errors import UnmappedAddressError
 from emucore.memory import AddressSpace
 from emucore.search.decode import BulkDecoder, Workspace, to_values
 from emucore.search.typelist import SearchType, search_type
@@ -171,7 +172,7 @@ class Snapshot:
         """The value of one variable in this snapshot (same result as ``AddressSpace.read``)."""
         position = int(self.layout.positions_of(np.array([address]))[0])
         if position < 0:
-            raise IndexError("No known mapping")
+            raise UnmappedAddressError(address)
         return int(self.values_at(search_type(type_text), np.array([position]))[0])
 
     def __repr__(self) -> str:

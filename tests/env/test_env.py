@@ -13,6 +13,8 @@ from gymnasium.utils.env_checker import check_env
 import emucore as retro
 from emucore.actions import ActionGroups
 from emucore.env import RetroVectorEnv
+from emucore.env.checks import UnmappedVariableError
+from emucore.integration import IntegrationError
 from emucore.systems import get_system
 
 GAMES = ["StudioDemo-Genesis", "StudioDemo-Nes"]
@@ -110,22 +112,21 @@ def test_malformed_json_names_file_line_and_key(tmp_path):
         retro.make("StudioDemo-Nes", info=str(data))
 
 
-def test_unknown_scenario_variable_raises_at_reset(tmp_path):
+def test_unknown_scenario_variable_is_an_error_at_make_naming_the_key(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps({"done": {"variables": {"nosuchvar": {"op": "zero"}}}}))
-    env = retro.make("StudioDemo-Nes", scenario=str(path))
-    try:
-        with pytest.raises(ValueError, match="nosuchvar"):
-            env.reset()
-    finally:
-        env.close()
+    with pytest.raises(IntegrationError, match="nosuchvar") as caught:
+        retro.make("StudioDemo-Nes", scenario=str(path))
+    assert isinstance(caught.value, ValueError)  # what stable-retro raises, at reset
+    assert caught.value.path == path and caught.value.key == "done.variables.nosuchvar"
 
 
-def test_unmapped_address_is_left_out_of_info_and_raises_in_reward(tmp_path):
+def test_unmapped_address_is_left_out_of_info_and_an_error_when_the_scenario_uses_it(tmp_path):
     data = tmp_path / "data.json"
     data.write_text(json.dumps({"info": {"ok": {"address": 16, "type": "<u2"},
                                          "far": {"address": 0x5000, "type": "|u1"}}}))
-    env = retro.make("StudioDemo-Nes", info=str(data), scenario=str(tmp_path / "none.json"))
+    with pytest.warns(UserWarning, match="0x5000"):
+        env = retro.make("StudioDemo-Nes", info=str(data), scenario=str(tmp_path / "none.json"))
     try:
         env.reset()
         info = env.step(env.action_space.sample())[4]
@@ -134,12 +135,10 @@ def test_unmapped_address_is_left_out_of_info_and_raises_in_reward(tmp_path):
         env.close()
     scenario = tmp_path / "far.json"
     scenario.write_text(json.dumps({"reward": {"variables": {"far": {"reward": 1}}}}))
-    env = retro.make("StudioDemo-Nes", info=str(data), scenario=str(scenario))
-    try:
-        with pytest.raises(IndexError):
-            env.reset()
-    finally:
-        env.close()
+    with pytest.raises(UnmappedVariableError, match="0x5000") as caught:
+        retro.make("StudioDemo-Nes", info=str(data), scenario=str(scenario))
+    assert isinstance(caught.value, IndexError)  # what stable-retro raises, at reset
+    assert caught.value.path == data and caught.value.key == "info.far.address"
 
 
 def test_missing_state_is_a_clear_error():

@@ -1,0 +1,56 @@
+"""Checks at ``make()`` of what stable-retro only finds at the first evaluation (or never).
+
+stable-retro raises a bare ``ValueError(<name>)`` at ``reset()`` for a scenario term whose
+variable data.json does not define, and ``IndexError("No known mapping")`` for one whose address
+no memory block holds. Both are decided by the files and the core alone, so they are errors at
+load here, naming the file, the key and the variable.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+
+from emucore.integration import IntegrationError, variable_references
+from emucore.memory import AddressSpace
+from emucore.scenario import Scenario
+
+
+class UnmappedVariableError(IntegrationError, IndexError):
+    """A data.json variable the scenario uses whose address is in no memory block of the core."""
+
+
+def check_references(raw_scenario: dict, path: Path, variables: Mapping, has_scripts: bool) -> None:
+    """Every variable a reward term or done test names must be in data.json.
+
+    With scripts loaded a name may be a custom variable a script sets, so it is left to the
+    evaluation, which names it if it is still unknown.
+
+    Raises:
+        IntegrationError: naming the scenario file, the key and the variable.
+    """
+    if has_scripts:
+        return
+    for key, name in variable_references(raw_scenario):
+        if name not in variables:
+            raise IntegrationError(
+                path, f"key {key}: variable {name!r} is not defined in data.json (and no script sets it)", key
+            )
+
+
+def check_mapped(variables: Mapping, scenario: Scenario, path: Path | None, memory: AddressSpace) -> None:
+    """A variable the scenario uses must be mapped; others that are not are left out of ``info``.
+
+    Raises:
+        UnmappedVariableError: naming data.json, the key and the address.
+    """
+    used = scenario.variable_names()
+    for name, variable in variables.items():
+        if memory.is_mapped(variable.address):
+            continue
+        key = f"info.{name}.address"
+        problem = f"the address {variable.address:#x} of {name!r} is in no memory block of the core"
+        if name in used:
+            raise UnmappedVariableError(path, f"key {key}: {problem}, and the scenario uses it", key)
+        warnings.warn(f"{path}: {problem}; it is left out of info", stacklevel=5)
