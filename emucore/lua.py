@@ -29,8 +29,9 @@ Differences from stable-retro, all on purpose:
   Python object is reachable at all. The metatables of ``data`` and ``scenario`` are hidden.
 * Limits, per script load and per call: an instruction budget (a count hook that, once the budget
   is spent, fails at every instruction so that ``pcall`` cannot swallow it; an ``xpcall`` handler is
-  then skipped); a CPU-time net for work done inside C functions, where no instruction is counted;
-  a memory cap per state; Lua's stack limit; a cap on how deep C functions that call back into Lua
+  then skipped); a CPU-time net (the calling thread's CPU time, so that other threads of a vector
+  env do not count) for work done inside C functions, where no instruction is counted; a memory
+  cap per state; Lua's stack limit; a cap on how deep C functions that call back into Lua
   nest (LuaJIT does not count C levels, and nested ``gsub`` callbacks would overflow the C stack and
   kill the process); and a worst-case cost cap on string pattern matching.
 * A file that fails to load is recorded in ``LuaScripts.load_errors`` (stable-retro ignores it).
@@ -46,6 +47,7 @@ import importlib
 import logging
 import math
 import re
+import time
 from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
@@ -73,7 +75,7 @@ DEFAULT_INSTRUCTION_LIMIT = 10_000_000
 """Lua VM instructions one script load or one call may execute."""
 
 DEFAULT_TIME_LIMIT = 1.0
-"""CPU seconds one script load or one call may take: a net for work done inside C functions."""
+"""CPU seconds (of the calling thread) one script load or one call may take: a net for work done inside C functions."""
 
 DEFAULT_MEMORY_LIMIT = 16 * 1024 * 1024
 """Bytes one Lua state (one scope) may allocate. It also bounds what one string operation copies."""
@@ -194,7 +196,8 @@ class DataAccess(Protocol):
 # the trusted Lua side: runs with the real globals, builds one sandbox and returns its entry points
 
 _BOOTSTRAP = r"""
-local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit, max_nesting = ...
+local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit, max_nesting,
+      thread_clock = ...
 
 local type, tostring, tonumber, error, select, pairs, ipairs, next =
       type, tostring, tonumber, error, select, pairs, ipairs, next
@@ -204,7 +207,7 @@ local concat = table.concat
 local sbyte, ssub, sfind, smatch, sgmatch, sgsub = string.byte, string.sub, string.find, string.match,
                                                    string.gmatch, string.gsub
 local create, resume = coroutine.create, coroutine.resume
-local clock = os.clock
+local clock = thread_clock  -- this thread's CPU time: other threads' work must not count
 local sethook, getinfo = debug.sethook, debug.getinfo
 local is_luajit = jit ~= nil
 
@@ -733,6 +736,7 @@ class _Scope:
             PATTERN_COST_LIMIT,
             PRINT_LIMIT,
             MAX_CALLBACK_NESTING,
+            time.thread_time,
             name=b"=emucore.lua",
         )
 

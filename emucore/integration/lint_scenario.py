@@ -85,7 +85,7 @@ def _spec_fields(ctx: _Context, spec: dict, key: str, default_measurement: str) 
         ctx.add("warning", f"{key}.op", f"unknown op {op!r} (stable-retro treats it as no op)")
         op = None
     measurement = spec.get("measurement", default_measurement)
-    if measurement not in MEASUREMENTS:
+    if not isinstance(measurement, str) or measurement not in MEASUREMENTS:
         ctx.add(
             "warning",
             f"{key}.measurement",
