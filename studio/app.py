@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from emucore.errors import EmucoreError
 from emucore.paths import studio_data_dir
 from studio.model.opening import OpenError, resolve_game
+from studio.model.set_aside import OpenProblem
 
 __all__ = ["build_parser", "main", "window_size"]
 
@@ -47,35 +48,59 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     headless = args.screenshot is not None
-    settings = Settings() if headless else Settings.load()  # a screenshot shows, and keeps, the default layout
+    problems: list[OpenProblem] = []  # files that could not be read: shown by the window, never a traceback
+    # a screenshot shows, and keeps, the default layout
+    settings = Settings() if headless else Settings.load(problems=problems)
     recovery = Recovery(studio_data_dir())
     saved = None if (args.no_restore_prompt or headless) else recovery.crashed_session()
     restore = saved is not None and QMessageBox.question(
         None, "Retro Integration Studio",
         f"The studio did not close cleanly last time.\nRestore {saved.game} at frame {saved.frame}?",
     ) == QMessageBox.StandardButton.Yes
-    target = saved.game if restore and saved else args.game
+    session = _restore(recovery, saved, settings, args.core, problems) if restore and saved else None
     try:
-        rom, state = resolve_game(target, None if restore else args.state)
-        session = Session(rom, state, core=args.core, rewind_seconds=settings.rewind_seconds)
-        if restore and saved:
-            recovered = recovery.load_state(saved)
-            if recovered:
-                session.emulator.set_state(recovered)
-                session.frame = saved.frame
+        if session is None:
+            rom, state = resolve_game(args.game, args.state)
+            session = Session(rom, state, core=args.core, rewind_seconds=settings.rewind_seconds)
     except (OpenError, EmucoreError, OSError) as exc:
         print(f"retro-studio: {exc}", file=sys.stderr)
         return 2
+    problems.extend(recovery.problems)
     if headless:
         return _screenshot(app, MainWindow(session, settings, persist=False), args)
     if args.game:
         settings.add_recent(args.game)
     recovery.start()
-    window = MainWindow(session, settings, recovery=recovery)
+    window = MainWindow(session, settings, recovery=recovery, problems=problems)
     if args.size:
         window.resize(*args.size)
     window.show()
     return app.exec()
+
+
+def _restore(recovery, saved, settings, core: str | None, problems: list[OpenProblem]):
+    """The crashed session's game at its saved state; None (and a problem reported) if it cannot be opened.
+
+    A saved state that cannot be read or loaded is set aside: the game then opens at its usual start.
+    """
+    from studio.model.session import Session
+
+    try:
+        rom, state = resolve_game(saved.game, None)
+        session = Session(rom, state, core=core, rewind_seconds=settings.rewind_seconds)
+    except (OpenError, EmucoreError, OSError) as exc:
+        problems.append(OpenProblem(recovery.session_file, f"its game cannot be opened ({exc})",
+                                    consequence="the session is not restored"))
+        return None
+    recovered = recovery.load_state(saved)
+    if recovered:
+        try:
+            session.emulator.set_state(recovered)
+            session.frame = saved.frame
+        except EmucoreError as exc:
+            recovery.reject_state(saved, exc)
+            session.emulator.set_state(session.start_state)
+    return session
 
 
 def _screenshot(app, window, args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from emucore import data
 from emucore.integration import Integration
 from emucore.paths import studio_integrations_dir
 from emucore.systems import System, system_for_path
+from studio.model.set_aside import OpenProblem, problem_of
 
 DEMO = "StudioDemo-Genesis"
 
@@ -29,16 +30,46 @@ def _integration_named(name: str) -> Path | None:
     return None
 
 
-def _default_state(folder: Path) -> str | None:
-    metadata = folder / "metadata.json"
-    if not metadata.is_file():
-        return None
+def read_metadata(folder: Path) -> tuple[dict, OpenProblem | None]:
+    """The integration's metadata.json (``{}`` when it has none), and why it could not be read, if so.
+
+    The file is the integration's: one that cannot be read is left where it is.
+    """
+    path = folder / "metadata.json"
+    if not path.exists():
+        return {}, None
     try:
-        value = json.loads(metadata.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise OpenError(f"{metadata}: cannot be read as JSON ({exc})") from None
-    name = value.get("default_state") if isinstance(value, dict) else None
+        value = json.loads(path.read_text("utf-8"))
+        if not isinstance(value, dict):
+            raise ValueError(f"the top level must be an object, not {type(value).__name__}")
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return {}, problem_of(exc, path, "the integration opens without its default state")
+    return value, None
+
+
+def _default_state(folder: Path) -> str | None:
+    name = read_metadata(folder)[0].get("default_state")
     return name if isinstance(name, str) and name else None
+
+
+def metadata_problems(folder: Path, *, state_given: bool) -> list[OpenProblem]:
+    """What is wrong with metadata.json: unreadable, or (when no state was asked for) a default state
+    that cannot be found. :func:`resolve_game` opens the game at power-on then; this says why."""
+    metadata, problem = read_metadata(folder)
+    if problem is not None:
+        return [problem]
+    name = metadata.get("default_state")
+    if state_given or name is None:
+        return []
+    if not (isinstance(name, str) and name):
+        text = f"default_state must be a state name, not {str(name)[:40]!r}"
+    else:
+        try:
+            _state_path(folder, name)
+            return []
+        except OpenError:
+            text = f"default_state {name!r}: no such state in the integration"
+    return [OpenProblem(folder / "metadata.json", text, "default_state", None, "the game starts at power-on")]
 
 
 def resolve_game(target: str | None, state: str | None) -> tuple[Path, Path | None]:
@@ -64,8 +95,13 @@ def resolve_game(target: str | None, state: str | None) -> tuple[Path, Path | No
             f"{folder}: this integration has no ROM (rom.<ext>). Open the ROM file itself, "
             f"or put it in place with 'emucore import PATH'."
         )
-    name = state if state is not None else _default_state(folder)
-    return roms[0], _state_path(folder, name) if name else None
+    if state is not None:
+        return roms[0], _state_path(folder, state) if state else None
+    name = _default_state(folder)  # one that cannot be found or read: power-on (Session reports it)
+    try:
+        return roms[0], _state_path(folder, name) if name else None
+    except OpenError:
+        return roms[0], None
 
 
 def _state_path(folder: Path, name: str) -> Path:

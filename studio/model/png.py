@@ -8,6 +8,7 @@ import zlib
 import numpy as np
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MAX_PIXEL_BYTES = 64 << 20  # a thumbnail is far smaller; more is not a file the studio wrote
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -25,7 +26,14 @@ def encode_png(image: np.ndarray) -> bytes:
 
 
 def decode_png(data: bytes) -> np.ndarray:
-    """Decodes what :func:`encode_png` writes (8-bit RGB, filter type 0 only)."""
+    """Decodes what :func:`encode_png` writes (8-bit RGB, filter type 0 only); ValueError for anything else."""
+    try:
+        return _decode_png(data)
+    except (struct.error, zlib.error) as exc:
+        raise ValueError(f"not a PNG the studio wrote ({exc})") from None
+
+
+def _decode_png(data: bytes) -> np.ndarray:
     if not data.startswith(SIGNATURE):
         raise ValueError("not a PNG")
     pos, idat, width, height = len(SIGNATURE), b"", 0, 0
@@ -39,7 +47,11 @@ def decode_png(data: bytes) -> np.ndarray:
         elif kind == b"IDAT":
             idat += body
         pos += 12 + length
-    rows = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, 1 + width * 3)
+    inflater = zlib.decompressobj()
+    pixels = inflater.decompress(idat, MAX_PIXEL_BYTES)
+    if inflater.unconsumed_tail:
+        raise ValueError(f"more than {MAX_PIXEL_BYTES} bytes of pixels")
+    rows = np.frombuffer(pixels, dtype=np.uint8).reshape(height, 1 + width * 3)
     if rows[:, 0].any():
         raise ValueError("filtered PNG rows are not read here")
     return rows[:, 1:].reshape(height, width, 3).copy()

@@ -2,6 +2,8 @@
 
 A lock file holds the running studio's PID and is removed on a clean exit. At start, a lock
 whose process is gone means the last run crashed or was killed: its session can be restored.
+A session file or recovery state that cannot be read is set aside (``.bad``) and reported in
+:attr:`Recovery.problems`; the studio then starts as if there were nothing to restore.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_text
 from emucore.integration import read_state_file, write_state_file
+from studio.model.set_aside import OpenProblem, set_aside_problem
 
 SAVE_EVERY = 10.0  # seconds of wall time between recovery states
 
@@ -27,9 +31,11 @@ class SavedSession:
 
 
 def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False  # 0 and negative numbers name process groups, not a studio
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
         return False
     except PermissionError:
         return True
@@ -45,6 +51,8 @@ class Recovery:
         self.session_file = self.folder / "session.json"
         self.state_file = self.folder / "recovery.state"
         self._last_save = 0.0
+        #: Recovery files that could not be read (and were set aside), for the window to show.
+        self.problems: list[OpenProblem] = []
 
     def crashed_session(self) -> SavedSession | None:
         """The session of a run that did not exit cleanly, if there is one to restore."""
@@ -56,10 +64,12 @@ class Recovery:
             pid = 0
         if pid and pid != os.getpid() and _pid_alive(pid):
             return None  # another studio is running
+        if not self.session_file.exists():
+            return None
         try:
-            raw = json.loads(self.session_file.read_text("utf-8"))
-            return SavedSession(**raw)
-        except (OSError, ValueError, TypeError):
+            return _saved_session(json.loads(self.session_file.read_text("utf-8")))
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            self.problems.append(set_aside_problem(self.session_file, exc, "the last session cannot be restored"))
             return None
 
     def start(self) -> None:
@@ -84,8 +94,38 @@ class Recovery:
         return True
 
     def load_state(self, saved: SavedSession) -> bytes | None:
-        return read_state_file(Path(saved.state_file)) if saved.state_file else None
+        """The saved state; None if there is none, or if it cannot be read (then it is set aside and reported)."""
+        if not saved.state_file:
+            return None
+        try:
+            return read_state_file(Path(saved.state_file))
+        except EmucoreError as exc:
+            self.reject_state(saved, exc)
+            return None
+
+    def reject_state(self, saved: SavedSession, exc: EmucoreError) -> None:
+        """Sets aside a saved state that cannot be read or that the core refused, and reports it."""
+        if saved.state_file:
+            self.problems.append(set_aside_problem(saved.state_file, exc, "the game starts from its usual start"))
 
     def finish(self) -> None:
         """A clean exit: nothing to restore next time."""
         self.lock.unlink(missing_ok=True)
+
+
+def _saved_session(raw: object) -> SavedSession:
+    """session.json's content as a SavedSession; ValueError naming the first field that is unusable."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"the top level must be an object, not {type(raw).__name__}")
+    checks = {
+        "game": lambda v: isinstance(v, str) and v != "",
+        "state_file": lambda v: v is None or (isinstance(v, str) and v != ""),
+        "frame": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 62,
+        "saved_at": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    }
+    for name, check in checks.items():
+        if name not in raw:
+            raise ValueError(f"no {name!r}")
+        if not check(raw[name]):
+            raise ValueError(f"{name!r} has a wrong type or value: {str(raw[name])[:60]!r}")
+    return SavedSession(**{name: raw[name] for name in checks})

@@ -15,9 +15,10 @@ from emucore import Emulator
 from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
-from emucore.integration import parse_data_json, parse_scenario_json
+from emucore.integration import IntegrationError, parse_data_json, parse_scenario_json
 from emucore.movie import Movie
 from emucore.scenario import Scenario
+from studio.model.set_aside import describe
 
 FILE = "regression.json"
 
@@ -92,11 +93,25 @@ class RegressionSuite:
         return self.folder / FILE
 
     def expectations(self) -> list[Expectation]:
+        """The attached movies.
+
+        Raises:
+            IntegrationError: regression.json cannot be read (it is the integration's: nothing is saved over it).
+        """
+        if not self.path.exists():
+            return []
         try:
             raw = json.loads(self.path.read_text("utf-8"))
-        except (OSError, ValueError):
-            return []
-        return [Expectation(**entry) for entry in raw.get("movies", []) if isinstance(entry, dict)]
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            raise IntegrationError(self.path, describe(exc)) from None
+        movies = raw.get("movies", []) if isinstance(raw, dict) else None
+        if not isinstance(movies, list):
+            raise IntegrationError(self.path, "must be an object whose 'movies' is a list", "movies")
+        for index, entry in enumerate(movies):
+            if not _expectation_ok(entry):
+                raise IntegrationError(self.path, f"movies[{index}] is not {{movie, total_reward, done_frame}}",
+                                       f"movies[{index}]")
+        return [Expectation(entry["movie"], entry["total_reward"], entry["done_frame"]) for entry in movies]
 
     def _save(self, items: list[Expectation]) -> None:
         text = json.dumps({"movies": [asdict(e) for e in items]}, indent=2, sort_keys=True) + "\n"
@@ -125,3 +140,11 @@ class RegressionSuite:
             except Exception as exc:  # a broken movie or scenario is a result to show, not a crash
                 outcomes.append(Outcome(expectation, float("nan"), None, f"{type(exc).__name__}: {exc}"))
         return outcomes
+
+
+def _expectation_ok(entry: object) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("movie"), str):
+        return False
+    reward, done = entry.get("total_reward"), entry.get("done_frame")
+    return (isinstance(reward, int | float) and not isinstance(reward, bool)
+            and (done is None or (isinstance(done, int) and not isinstance(done, bool))))

@@ -30,9 +30,9 @@ from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
 from emucore.integration import Finding, IntegrationError, dump_scenario_json, lint, parse_data_json
-from emucore.integration import parse_scenario_json as parse_scenario_text
 from emucore.lua import LuaError, LuaScripts
 from emucore.scenario import DoneNode, Scenario, ScenarioError
+from studio.model.integration_files import read_scenario, read_script
 from studio.model.session import Session
 
 SCENARIO_FILE = "scenario.json"
@@ -92,12 +92,8 @@ class ScenarioDocument:
         self.path = self.folder / SCENARIO_FILE
         self.listeners: list[Callable[[], None]] = []
         self.data: dict[str, Any] = {}
-        self.load_error = ""
-        if self.path.exists():
-            try:
-                self.data = parse_scenario_text(self.path.read_text("utf-8"), self.path)
-            except IntegrationError as e:
-                self.load_error = str(e)  # kept unsaved until the first edit replaces it
+        self.load_error = ""  # why scenario.json cannot be read: then nothing is saved over it
+        self._read()
         self.variables: dict[str, Any] = {}
         self._data_stamp: tuple[int, int] | None = None
         self.lua_sources: dict[str, str] = {}
@@ -331,10 +327,29 @@ class ScenarioDocument:
 
     # ---- saving, lint, evaluator ----
 
+    def _read(self) -> None:
+        self.data, problem = read_scenario(self.path)
+        self.load_error = str(problem) if problem else ""
+        if problem is not None:
+            self.session.report(problem)
+
+    def reload(self) -> None:
+        """Reads scenario.json (and its scripts) again, after it was fixed or replaced by another program."""
+        self._read()
+        self._load_scripts()
+        self._changed(save=False)
+
+    def replace_unreadable(self) -> None:
+        """The user's explicit choice: an empty scenario is saved over the scenario.json that cannot be read."""
+        self.load_error = ""
+        self.data = {}
+        self._changed()
+
     def _changed(self, save: bool = True) -> None:
+        if save and self.load_error:
+            raise IntegrationError(self.path, "cannot be read, so edits are not saved over it: fix it and reload")
         if save:
             atomic_write_text(self.path, dump_scenario_json(self.data))
-            self.load_error = ""
         self._relint()
         self._rebuild()
         for callback in list(self.listeners):
@@ -344,9 +359,12 @@ class ScenarioDocument:
         self.lua_sources = {}
         self.lua_errors = {}
         for name in self.scripts:
-            path = self.folder / name
-            if path.is_file():
-                self.lua_sources[name] = path.read_text("utf-8")
+            source, problem = read_script(self.folder / name)
+            if problem is not None:
+                self.session.report(problem)
+                self.lua_errors[name] = LuaError(f"{name}: {problem.problem}", action="load")
+            elif source is not None:
+                self.lua_sources[name] = source
                 self._check_lua(name)
 
     def _check_lua(self, name: str) -> None:

@@ -2,7 +2,8 @@
 
 The Qt window calls :meth:`Session.tick` from its timer; a pure clock says how many frames are
 due. Everything the views show is read from here, and they are told about changes through
-``listeners`` (``frame``, ``paused``, ``movie``), so they never poke each other.
+``listeners`` (``frame``, ``paused``, ``movie``), so they never poke each other. Files that cannot
+be read on open (a state, metadata.json, the workspace) are in ``problems``; the game opens anyway.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from emucore import Emulator
+from emucore.errors import EmucoreError
 from emucore.paths import studio_data_dir
 from emucore.systems import System
 from studio.model.clock import FrameClock
-from studio.model.opening import integration_folder_for
+from studio.model.opening import integration_folder_for, metadata_problems
 from studio.model.rewind import RewindBuffer
+from studio.model.set_aside import OpenProblem, problem_of
 from studio.model.states import StateLibrary
 
 PLAYERS = 2
@@ -38,11 +41,24 @@ class Session:
         roms = sorted(p for p in self.folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
         self.emulator = Emulator(roms[0] if roms else rom, core=core)
         self.name = self.folder.name
-        self.states = StateLibrary(self.folder, studio_data_dir() / "workspaces" / self.name)
+        # "after_frame" hooks run after every emulated frame (not once per tick): freezes, sampling.
+        # "notice": ``notice`` holds a line for the status bar ("loaded slot 3").
+        # "problem": a file could not be read (``problems[-1]``); the game goes on without it.
+        self.listeners: dict[str, list[Callable[[], None]]] = {
+            "frame": [], "paused": [], "movie": [], "after_frame": [], "notice": [], "problem": []
+        }
+        self.after_frame = self.listeners["after_frame"]
+        self.notice = ""
+        self.problems: list[OpenProblem] = metadata_problems(self.folder, state_given=state_path is not None)
+        self.states = StateLibrary(self.folder, studio_data_dir() / "workspaces" / self.name, report=self.report)
         self.state_name: str | None = None
         if state_path is not None:
-            self.emulator.load_state_file(state_path)
-            self.state_name = Path(state_path).stem
+            try:
+                self.emulator.load_state_file(state_path)
+                self.state_name = Path(state_path).stem
+            except EmucoreError as exc:  # the integration's file: reported, left in place
+                self.problems.append(problem_of(exc, state_path, "the game starts at power-on"))
+                self.emulator.reset()
         self.start_state = self.emulator.get_state()  # what Ctrl+R goes back to: the state last loaded
         self.clock = FrameClock(self.emulator.get_screen_rate())
         fps = self.emulator.get_screen_rate()
@@ -55,13 +71,6 @@ class Session:
         self.recorder = None
         self.player = None  # a Movie being played back (read-only)
         self.episodes: dict | None = None  # episode recording: folder, players, next index, game data
-        # "after_frame" hooks run after every emulated frame (not once per tick): freezes, sampling.
-        # "notice": ``notice`` holds a line for the status bar ("loaded slot 3").
-        self.listeners: dict[str, list[Callable[[], None]]] = {
-            "frame": [], "paused": [], "movie": [], "after_frame": [], "notice": []
-        }
-        self.after_frame = self.listeners["after_frame"]
-        self.notice = ""
         self._picture: np.ndarray | None = None  # the frame drawn for a state just set, until the next frame runs
         self._draw_current_state()
 
@@ -78,6 +87,12 @@ class Session:
     def _emit(self, event: str) -> None:
         for callback in self.listeners[event]:
             callback()
+
+    def report(self, problem: OpenProblem) -> None:
+        """A file that could not be read: kept in ``problems`` and told to the "problem" listeners (once)."""
+        if problem not in self.problems:
+            self.problems.append(problem)
+            self._emit("problem")
 
     def _say(self, notice: str) -> None:
         self.notice = notice
@@ -238,12 +253,15 @@ class Session:
         self._say(f"saved slot {slot}")
 
     def load_slot(self, slot: int) -> bool:
-        state = self.states.load_slot(slot)
-        if state is None:
-            self._say(f"slot {slot} is empty")
-            return False
-        self._load(state, f"slot {slot}")
-        return True
+        state = self.states.load_slot(slot)  # one that cannot be read is set aside, and reported
+        try:
+            if state is not None:
+                self._load(state, f"slot {slot}")
+                return True
+        except EmucoreError as exc:  # the core refused it
+            self.states.reject_slot(slot, exc)
+        self._say(f"slot {slot} is empty")
+        return False
 
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
         from emucore.integration import read_state_file

@@ -2,7 +2,8 @@
 
 Named states are the integration's ``<Name>.state`` files (gzip, what stable-retro reads); their
 thumbnails, frame numbers and times live in the studio's workspace for the game, beside the ten
-quick slots. Writes are atomic.
+quick slots. Writes are atomic. A workspace file that cannot be read (the index, a thumbnail, a
+slot) is set aside as ``<name>.bad`` and reported through ``report``; the states are still listed.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
+from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_bytes, atomic_write_text
-from emucore.integration import read_state_file, write_state_file
+from emucore.integration import IntegrationError, read_state_file, write_state_file
+from studio.model.opening import read_metadata
 from studio.model.png import decode_png, encode_png, thumbnail
+from studio.model.set_aside import OpenProblem, set_aside_problem
 
 SLOTS = 10
 NAME = re.compile(r"^[^/\\\0]+$")
@@ -36,10 +40,11 @@ class StateInfo:
 class StateLibrary:
     """The states of one integration folder, with a workspace folder for the studio's extras."""
 
-    def __init__(self, integration: Path, workspace: Path):
+    def __init__(self, integration: Path, workspace: Path, report: Callable[[OpenProblem], None] | None = None):
         self.folder = Path(integration)
         self.workspace = Path(workspace)
         self.listeners: list[Callable[[], None]] = []
+        self.report = report or (lambda problem: None)  # told about each workspace file set aside
 
     # ---- bookkeeping ----
 
@@ -47,11 +52,24 @@ class StateLibrary:
         return self.workspace / "states.json"
 
     def _index(self) -> dict:
-        try:
-            loaded = json.loads(self._index_path().read_text("utf-8"))
-            return loaded if isinstance(loaded, dict) else {}
-        except (OSError, ValueError):
+        path = self._index_path()
+        if not path.exists():
             return {}
+        try:
+            loaded = json.loads(path.read_text("utf-8"))
+            if not isinstance(loaded, dict):
+                raise ValueError(f"the top level must be an object, not {type(loaded).__name__}")
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            self.report(set_aside_problem(path, exc, "the states' frame numbers and times are forgotten"))
+            return {}
+        bad = [key for key, entry in loaded.items() if not _entry_ok(entry)]
+        if bad:
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            problem = f"entry {bad[0]!r}{more} is not {{\"frame\": <integer>, \"saved_at\": <time>}}"
+            self.report(set_aside_problem(path, problem, "the other entries are kept", key=bad[0]))
+            loaded = {key: entry for key, entry in loaded.items() if key not in bad}
+            self._write_index(loaded)
+        return loaded
 
     def _write_index(self, index: dict) -> None:
         atomic_write_text(self._index_path(), json.dumps(index, indent=2, sort_keys=True) + "\n")
@@ -63,16 +81,20 @@ class StateLibrary:
         for listener in self.listeners:
             listener()
 
-    def _metadata(self) -> dict:
+    def _thumbnail(self, key: str) -> np.ndarray | None:
+        path = self._thumb_path(key)
+        if not path.exists():
+            return None
         try:
-            loaded = json.loads((self.folder / "metadata.json").read_text("utf-8"))
-            return loaded if isinstance(loaded, dict) else {}
-        except (OSError, ValueError):
-            return {}
+            return decode_png(path.read_bytes())
+        except (OSError, ValueError) as exc:
+            self.report(set_aside_problem(path, exc, "the state is shown without its picture"))
+            return None
 
     @property
     def default_state(self) -> str | None:
-        return self._metadata().get("default_state")
+        name = read_metadata(self.folder)[0].get("default_state")
+        return name if isinstance(name, str) else None
 
     # ---- named states ----
 
@@ -85,8 +107,7 @@ class StateLibrary:
         found = []
         for name in self.names():
             entry = index.get(f"state:{name}", {})
-            thumb_path = self._thumb_path(f"state-{name}")
-            thumb = decode_png(thumb_path.read_bytes()) if thumb_path.exists() else None
+            thumb = self._thumbnail(f"state-{name}")
             found.append(StateInfo(name, entry.get("frame"), entry.get("saved_at"), thumb, name == default))
         return found
 
@@ -125,7 +146,9 @@ class StateLibrary:
 
     def set_default(self, name: str) -> None:
         """Makes ``name`` the integration's default state (metadata.json ``default_state``)."""
-        metadata = self._metadata()
+        metadata, problem = read_metadata(self.folder)
+        if problem is not None:  # the integration's file: not written over
+            raise IntegrationError(problem.path, f"{problem.problem}; fix it first (nothing was saved)")
         metadata["default_state"] = name
         atomic_write_text(self.folder / "metadata.json", json.dumps(metadata, indent=2, sort_keys=True) + "\n")
         self._notify()
@@ -155,13 +178,34 @@ class StateLibrary:
         self._notify()
 
     def load_slot(self, slot: int) -> bytes | None:
+        """The slot's state; None if it is empty or cannot be read (then it is set aside and reported)."""
         path = self._slot_path(slot)
-        return read_state_file(path) if path.exists() else None
+        if not path.exists():
+            return None
+        try:
+            return read_state_file(path)
+        except EmucoreError as exc:
+            self.reject_slot(slot, exc)
+            return None
+
+    def reject_slot(self, slot: int, exc: EmucoreError) -> None:
+        """Sets aside a slot whose state cannot be read or that the core refused, and reports it."""
+        self.report(set_aside_problem(self._slot_path(slot), exc, f"slot {slot} is empty"))
 
     def slot_info(self, slot: int) -> StateInfo | None:
         if not self._slot_path(slot).exists():
             return None
         entry = self._index().get(f"slot:{slot}", {})
-        thumb_path = self._thumb_path(f"slot-{slot}")
-        thumb = decode_png(thumb_path.read_bytes()) if thumb_path.exists() else None
+        thumb = self._thumbnail(f"slot-{slot}")
         return StateInfo(f"Slot {slot}", entry.get("frame"), entry.get("saved_at"), thumb)
+
+
+def _entry_ok(entry: object) -> bool:
+    """An index entry as :meth:`StateLibrary._record` writes it: ``{"frame": int, "saved_at": time}``."""
+    if not isinstance(entry, dict):
+        return False
+    frame, saved_at = entry.get("frame"), entry.get("saved_at")
+    frame_ok = frame is None or (isinstance(frame, int) and not isinstance(frame, bool) and 0 <= frame < 1 << 62)
+    time_ok = saved_at is None or (isinstance(saved_at, int | float) and not isinstance(saved_at, bool)
+                                   and 0 <= saved_at < 1e11)  # within what localtime() can show
+    return frame_ok and time_ok

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +31,7 @@ from emucore.integration import IntegrationError, Variable, dump_data_json, pars
 from emucore.integration.datafile import DATA_FILE
 from studio.model.sample_ring import SampleRing
 from studio.model.session import Session
+from studio.model.set_aside import problem_of
 
 HISTORY_SECONDS = 10.0
 
@@ -67,6 +68,9 @@ class Watch:
         self.load_error: str | None = None
         self._skipped: dict[str, Variable] = {}  # entries stable-retro skips, written back unchanged
         self.variables: dict[str, Variable] = self._load()
+        if self.load_problem is not None:
+            session.report(replace(self.load_problem, consequence="no variables until it is fixed and reloaded; "
+                                   "nothing is saved over it"))
         self.history: dict[str, SampleRing] = {name: SampleRing(self.capacity) for name in self.variables}
         self.frozen: dict[str, int] = {}  # variable name -> value held
         self.frozen_addresses: dict[AddressFreeze, int] = {}
@@ -86,14 +90,15 @@ class Watch:
     # ---- data.json ----
 
     def _load(self) -> dict[str, Variable]:
-        self.load_error, self._skipped = None, {}
+        self.load_error, self.load_problem, self._skipped = None, None, {}
         if not self.path.exists():
             return {}
         try:
-            text = self.path.read_text("utf-8")
+            text = self.path.read_bytes().decode("utf-8-sig")
             variables = parse_data_json(text, self.path)
         except (OSError, UnicodeDecodeError, IntegrationError) as exc:
-            self.load_error = str(exc)
+            self.load_problem = problem_of(exc, self.path)
+            self.load_error = str(self.load_problem)
             return {}
         info = json.loads(text).get("info") or {}
         for name, entry in info.items():

@@ -4,6 +4,7 @@ to menus; behaviour lives in ``studio.model``."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
@@ -19,16 +20,19 @@ from PySide6.QtWidgets import (
     QScrollArea,
 )
 
+from emucore.errors import EmucoreError
 from studio.model.actions import ACTIONS, REWIND_KEY
 from studio.model.bindings import key_map
 from studio.model.gamepad import GamepadPoller
 from studio.model.recovery import Recovery
 from studio.model.session import SPEEDS, Session
+from studio.model.set_aside import OpenProblem
 from studio.model.settings import Settings
 from studio.model.watch import Watch
 from studio.qt.audio import AudioOutput
 from studio.qt.game_input import GameInput
 from studio.qt.game_view import GameView
+from studio.qt.problems import ProblemNotice
 from studio.qt.ram_viewer import RamViewer
 from studio.qt.scenario_editor import ScenarioEditor
 from studio.qt.search_panel import MemorySearchPanel
@@ -40,7 +44,7 @@ TICK_MS = 4
 
 class MainWindow(QMainWindow):
     def __init__(self, session: Session, settings: Settings | None = None, recovery: Recovery | None = None,
-                 *, persist: bool = True):
+                 *, persist: bool = True, problems: Iterable[OpenProblem] = ()):
         super().__init__()
         self.session = session
         self.settings = settings or Settings()
@@ -101,6 +105,8 @@ class MainWindow(QMainWindow):
         self.view.show_frame(session.screen())
         self._update_status()
         self._record_recovery(force=True)
+        self.problem_notice = ProblemNotice(self, self.statusBar())  # files that could not be read
+        self.problem_notice.add([*problems, *session.problems])
 
     # ---- construction ----
 
@@ -205,6 +211,7 @@ class MainWindow(QMainWindow):
         session.on("paused", self._update_status)
         session.on("movie", self._update_status)
         session.on("notice", self._show_notice)
+        session.on("problem", lambda: self.problem_notice.add(session.problems[-1:]))
 
     def _show_notice(self) -> None:
         self.statusBar().showMessage(self.session.notice, 3000)
@@ -359,10 +366,13 @@ class MainWindow(QMainWindow):
         """After a scenario edit: replay the attached movies and say which changed."""
         from studio.model.regression import RegressionSuite
 
-        suite = RegressionSuite(self.session.folder)
-        if not suite.expectations():
+        try:
+            outcomes = RegressionSuite(self.session.folder).check()
+        except EmucoreError as exc:  # regression.json cannot be read
+            self.statusBar().showMessage(f"regression: {exc}", 10000)
             return
-        outcomes = suite.check()
+        if not outcomes:
+            return
         changed = [o.expectation.movie for o in outcomes if o.changed]
         text = f"regression: {len(outcomes) - len(changed)} ok"
         if changed:
@@ -431,6 +441,7 @@ class MainWindow(QMainWindow):
         self._set_dock_content(self.scenario_dock, self.scenario_editor)
         old.close()
         self._listen_to(session)
+        self.problem_notice.add(session.problems)
         self.states_panel.set_session(session)
         self.audio.set_session_rate(session.emulator.get_audio_rate())
         self.game_input.set_keys(key_map(session.system, self.settings))
@@ -457,8 +468,6 @@ class MainWindow(QMainWindow):
                           "Retro Integration Studio\nTurn classic console games into RL environments.")
 
     def _guard(self, action) -> None:
-        from emucore.errors import EmucoreError
-
         try:
             action()
         except (EmucoreError, OSError, ValueError, RuntimeError) as exc:  # OpenError is a ValueError

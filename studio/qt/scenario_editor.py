@@ -39,6 +39,7 @@ from emucore.scenario import OPS
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
 from studio.qt.delegates import ChoiceDelegate
+from studio.qt.problems import UnreadableBanner
 
 REFRESH_MS = 100  # 10 Hz
 VARIABLE, MEASUREMENT, OP, REFERENCE, REWARD, PENALTY = range(6)
@@ -200,6 +201,8 @@ class ScenarioEditor(QWidget):
         splitter.setSizes([320, 200])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
+        self.unreadable = UnreadableBanner(self.doc.reload, self.doc.replace_unreadable, "an empty scenario")
+        layout.addWidget(self.unreadable)  # scenario.json cannot be read: no edits until it is fixed or replaced
         layout.addWidget(splitter)
         self.doc.on_change(self._document_changed)
         self.timer = QTimer(self)
@@ -330,6 +333,8 @@ class ScenarioEditor(QWidget):
 
     def _document_changed(self) -> None:
         doc = self.doc
+        self.unreadable.show_problem(doc.load_error)
+        self.tabs.setEnabled(not doc.load_error)
         self.terms.reload()
         time = doc.time_term()
         self.time_reward.setText(str(time.get("reward", 0.0)) if time else "")

@@ -1,0 +1,35 @@
+"""The integration's own files as the studio reads them on open: what can be read, and a report of
+what cannot (:class:`~studio.model.set_aside.OpenProblem`). No Qt.
+
+These files are the user's: one that cannot be read is left where it is, and the studio saves
+nothing over it until it has been fixed and read again, or the user replaces it explicitly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emucore.integration import IntegrationError, parse_scenario_json
+from studio.model.set_aside import OpenProblem, problem_of
+
+SCENARIO_UNREAD = "the scenario is empty and read-only until the file is fixed and reloaded; nothing is saved over it"
+
+
+def read_scenario(path: Path) -> tuple[dict, OpenProblem | None]:
+    """scenario.json decoded (``{}`` when there is none), or ``{}`` and why it cannot be read."""
+    if not path.exists():
+        return {}, None
+    try:
+        return parse_scenario_json(path.read_bytes(), path), None
+    except (OSError, IntegrationError) as exc:
+        return {}, problem_of(exc, path, SCENARIO_UNREAD)
+
+
+def read_script(path: Path) -> tuple[str | None, OpenProblem | None]:
+    """A Lua file's text (None when there is no such file), or None and why it cannot be read."""
+    if not path.is_file():
+        return None, None
+    try:
+        return path.read_bytes().decode("utf-8"), None
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, problem_of(exc, path, "the script is left out of the evaluation")
