@@ -78,6 +78,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 continue
             folder = Path(sha).parent
         findings = lint(folder, deep=args.deep)
+        if not args.lint_only:
+            findings += _new_trial_findings(folder, findings)
         errors += sum(f.level == "error" for f in findings)
         if not findings:
             print(f"{folder}: ok")
@@ -85,6 +87,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
             key = f" [{finding.key}]" if finding.key else ""
             print(f"{folder}: {finding.level}: {finding.file}{key}: {finding.message}")
     return 1 if errors else 0
+
+
+def _new_trial_findings(folder, findings: list) -> list:
+    """What a trial run finds that lint has not already said (a syntax error is both)."""
+    from emucore.env.trial import trial_findings
+
+    broken = {f.file for f in findings if f.message.startswith("Lua syntax error")}
+    said = {(f.file, f.key) for f in findings if f.level == "error"}
+
+    def new(found) -> bool:
+        if any(f"{name}:" in found.message for name in broken):
+            return False
+        return not any(file == found.file and key.startswith(found.key) for file, key in said)
+
+    return [f for f in trial_findings(folder) if new(f)]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,9 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     info.set_defaults(func=cmd_info)
     commands.add_parser("import", help="find ROMs of known games in folders and zips and copy them in")
     commands.add_parser("playback", help="replay .bk2 movies: verify, render video, export info and returns")
-    verify = commands.add_parser("verify", help="lint integration folders (or game names)")
+    verify = commands.add_parser("verify", help="lint integration folders (or game names) and run each for a step")
     verify.add_argument("targets", nargs="+", metavar="FOLDER")
     verify.add_argument("--deep", action="store_true", help="also decompress every state")
+    verify.add_argument(
+        "--lint-only", action="store_true", help="only read the files; do not run the game for a step"
+    )
     verify.set_defaults(func=cmd_verify)
     return parser
 

@@ -909,7 +909,7 @@ class LuaScripts:
                 self._scopes[scope_name] = scope
             error = scope.run_file(file_name, source)
             if error is not None:
-                log.warning("%s", error)
+                log.info("%s", error)  # the env warns at make; the studio shows load_errors
                 self.load_errors.append(error)
 
     def _print(self, text: str) -> None:

@@ -257,3 +257,19 @@ def test_the_lua_time_limit_counts_only_the_scripts_own_thread():
     )
     lua.reload()
     assert lua.call("lua:f") == 10001.0  # the other thread's CPU time is not the script's
+
+
+def test_verify_runs_the_game_and_reports_what_only_a_run_shows(game, capsys):
+    from emucore.cli import main as cli_main
+
+    (game / "broken.lua").write_text("function reward() return 1 end\nerror('boom at load')\n")
+    (game / "scenario.json").write_text('{"scripts": ["broken.lua"], "reward": {"script": "lua:reward"}}')
+    assert cli_main(["verify", "--lint-only", str(game)]) == 0  # the files alone look fine
+    capsys.readouterr()
+    assert cli_main(["verify", str(game)]) == 1
+    out = capsys.readouterr().out
+    assert "error: scenario.json [scripts]:" in out and "broken.lua:2: boom at load" in out
+    edit_json(game / "data.json", lambda d: d["info"].update(far={"address": 0x123456, "type": "|u1"}))
+    (game / "scenario.json").write_text('{"reward": {"variables": {"far": {"reward": 1}}}}')
+    assert cli_main(["verify", str(game)]) == 1
+    assert "error: data.json [info.far.address]:" in capsys.readouterr().out
