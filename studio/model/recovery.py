@@ -17,7 +17,7 @@ from pathlib import Path
 from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_text
 from emucore.integration import read_state_file, write_state_file
-from studio.model.set_aside import OpenProblem, set_aside_problem
+from studio.model.set_aside import OpenProblem, problem_of, set_aside_problem
 
 SAVE_EVERY = 10.0  # seconds of wall time between recovery states
 
@@ -104,9 +104,15 @@ class Recovery:
             return None
 
     def reject_state(self, saved: SavedSession, exc: EmucoreError) -> None:
-        """Sets aside a saved state that cannot be read or that the core refused, and reports it."""
-        if saved.state_file:
-            self.problems.append(set_aside_problem(saved.state_file, exc, "the game starts from its usual start"))
+        """Sets aside a saved state that cannot be read or that the core refused, and reports it.
+
+        Only the studio's own recovery.state is renamed: session.json may name any file.
+        """
+        consequence = "the game starts from its usual start"
+        if saved.state_file and Path(saved.state_file) == self.state_file:
+            self.problems.append(set_aside_problem(self.state_file, exc, consequence))
+        elif saved.state_file:
+            self.problems.append(problem_of(exc, saved.state_file, consequence))
 
     def finish(self) -> None:
         """A clean exit: nothing to restore next time."""

@@ -387,7 +387,7 @@ class ScenarioDocument:
         self._data_stamp = stamp
         try:
             self.variables = parse_data_json(path.read_bytes(), path) if stamp else {}
-        except IntegrationError:
+        except (OSError, IntegrationError):  # the variables dock reports it
             self.variables = {}
         return True
 

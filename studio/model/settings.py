@@ -64,7 +64,8 @@ class Settings:
         bad = [name for name, value in raw.items() if name in known and not _valid(name, value)]
         settings = cls(**{k: v for k, v in raw.items() if k in known and k not in bad})
         if bad:
-            problem = set_aside_problem(path, f"wrong type or value for {', '.join(bad)}",
+            shown = ", ".join(f"{name} ({str(raw[name])[:30]!r})" for name in bad)
+            problem = set_aside_problem(path, f"wrong type or value for {shown}",
                                         f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} back to the default",
                                         key=bad[0])
             if problems is not None:

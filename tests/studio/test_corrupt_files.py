@@ -386,3 +386,38 @@ def test_opening_another_game_from_the_window_reports_its_files(qtbot, nes, tmp_
     text = notice_text(window)
     assert str(other / "data.json") in text and str(other / "scenario.json") in text
     assert window.session.folder == other
+
+
+def test_folders_where_files_should_be(qtbot, nes, tmp_path, monkeypatch):
+    """data.json and scenario.json as folders: reported, left alone; the studio's own files: set aside."""
+    for name in ("data.json", "scenario.json"):
+        (nes / name).unlink()
+        (nes / name).mkdir()
+    index = workspace(nes) / "states.json"
+    index.mkdir(parents=True)
+    config, data = tmp_path / "config", tmp_path / "data"
+    (config / "settings.json").mkdir(parents=True)
+    crashed(data, b"").session_file.unlink()
+    (data / "session.json").mkdir()
+    window = run_app(monkeypatch, [str(nes)])
+    qtbot.addWidget(window)
+    text = notice_text(window)
+    for path in (nes / "data.json", nes / "scenario.json", index, config / "settings.json", data / "session.json"):
+        assert str(path) in text
+    assert (nes / "data.json").is_dir() and (nes / "scenario.json").is_dir()
+    for path in (index, config / "settings.json", data / "session.json"):
+        assert path.with_name(path.name + ".bad").is_dir()
+    window.close()
+
+
+def test_a_recovery_session_naming_another_file_as_its_state_leaves_that_file_alone(qtbot, nes, tmp_path,
+                                                                                   monkeypatch):
+    data = tmp_path / "data"
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("the user's own file")
+    crashed(data, saved_session(nes, foreign))
+    window = run_app(monkeypatch, [])
+    qtbot.addWidget(window)
+    assert str(foreign) in notice_text(window)
+    assert foreign.read_text() == "the user's own file" and not list(tmp_path.glob("notes.txt.bad*"))
+    window.close()
