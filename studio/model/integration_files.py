@@ -25,11 +25,26 @@ def read_scenario(path: Path) -> tuple[dict, OpenProblem | None]:
         return {}, problem_of(exc, path, SCENARIO_UNREAD)
 
 
-def read_script(path: Path) -> tuple[str | None, OpenProblem | None]:
+def script_file(folder: Path, name: str) -> Path:
+    """The Lua file ``name`` of the integration in ``folder``.
+
+    Raises:
+        IntegrationError: ``name`` leads outside the folder (scenario.json may name any path): the
+            studio neither reads nor writes it.
+    """
+    path = folder / name
+    if not path.resolve().is_relative_to(folder.resolve()):
+        raise IntegrationError(folder / "scenario.json", f"script file {name} is outside the integration folder",
+                               "scripts")
+    return path
+
+
+def read_script(folder: Path, name: str) -> tuple[str | None, OpenProblem | None]:
     """A Lua file's text (None when there is no such file), or None and why it cannot be read."""
-    if not path.is_file():
-        return None, None
     try:
+        path = script_file(folder, name)
+        if not path.is_file():
+            return None, None
         return path.read_bytes().decode("utf-8"), None
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, problem_of(exc, path, "the script is left out of the evaluation")
+    except (OSError, UnicodeDecodeError, IntegrationError) as exc:
+        return None, problem_of(exc, folder / name, "the script is left out of the evaluation")

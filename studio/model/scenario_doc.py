@@ -32,7 +32,7 @@ from emucore.gamedata import GameData
 from emucore.integration import Finding, IntegrationError, dump_scenario_json, lint, parse_data_json
 from emucore.lua import LuaError, LuaScripts
 from emucore.scenario import DoneNode, Scenario, ScenarioError
-from studio.model.integration_files import read_scenario, read_script
+from studio.model.integration_files import read_scenario, read_script, script_file
 from studio.model.session import Session
 
 SCENARIO_FILE = "scenario.json"
@@ -314,7 +314,7 @@ class ScenarioDocument:
 
     def set_lua_source(self, name: str, source: str) -> LuaError | None:
         """Writes a Lua file of the integration (atomically); returns its syntax error, if any."""
-        atomic_write_text(self.folder / name, source)
+        atomic_write_text(script_file(self.folder, name), source)
         self.lua_sources[name] = source
         self._check_lua(name)
         self._changed(save=False)
@@ -359,7 +359,7 @@ class ScenarioDocument:
         self.lua_sources = {}
         self.lua_errors = {}
         for name in self.scripts:
-            source, problem = read_script(self.folder / name)
+            source, problem = read_script(self.folder, name)
             if problem is not None:
                 self.session.report(problem)
                 self.lua_errors[name] = LuaError(f"{name}: {problem.problem}", action="load")

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from emucore.integration import Finding
+from emucore.integration import Finding, IntegrationError
 from emucore.scenario import OPS
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
@@ -511,8 +511,11 @@ class ScenarioEditor(QWidget):
 
     def save_lua(self) -> None:
         name = self.script_choice.currentText()
-        if name:
-            self.doc.set_lua_source(name, self.lua.toPlainText())
+        try:
+            if name:
+                self.doc.set_lua_source(name, self.lua.toPlainText())
+        except IntegrationError as exc:  # a script outside the integration folder is not written
+            self._mark_lua_error(None, f"error: {exc}")
 
     def _show_lua_findings(self) -> None:
         name = self.script_choice.currentText()

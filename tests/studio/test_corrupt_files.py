@@ -421,3 +421,19 @@ def test_a_recovery_session_naming_another_file_as_its_state_leaves_that_file_al
     assert str(foreign) in notice_text(window)
     assert foreign.read_text() == "the user's own file" and not list(tmp_path.glob("notes.txt.bad*"))
     window.close()
+
+
+def test_a_script_outside_the_integration_is_neither_read_nor_written(qtbot, nes, tmp_path):
+    outside = tmp_path / "outside.lua"
+    outside.write_text("-- not the integration's")
+    scenario = {"scripts": ["../outside.lua"], "reward": {"variables": {"score": {"reward": 1}}}}
+    (nes / "scenario.json").write_text(json.dumps(scenario))
+    window = open_window(qtbot, nes)
+    assert "outside the integration folder" in notice_text(window)
+    editor = window.scenario_editor
+    assert editor.doc.lua_source("../outside.lua") == ""
+    editor.script_choice.setCurrentText("../outside.lua")
+    editor.lua.setPlainText("os.exit()")
+    editor.save_lua()
+    assert "outside the integration folder" in editor.lua_status.text()
+    assert outside.read_text() == "-- not the integration's"
