@@ -58,6 +58,10 @@ class StateError(FileProblem, ValueError):
     what = "state"
 
 
+class GameNotFoundError(EmucoreError, FileNotFoundError):
+    """A game name with no integration folder or no ROM (stable-retro's wording, as a FileNotFoundError)."""
+
+
 class StateNotFoundError(FileProblem, FileNotFoundError):
     """A save state asked for by name or path that does not exist."""
 

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from emucore.data.integrations import Integrations, is_registered_custom, resolve
 from emucore.data.systeminfo import EMU_EXTENSIONS, system_from_game_name
+from emucore.errors import GameNotFoundError
 
 _ROM_NAMES = tuple(f"rom{ext}" for ext in EMU_EXTENSIONS)
 
@@ -57,7 +58,7 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
     """The game's ``rom.<ext>``, trying every known extension in the systems table order.
 
     Raises:
-        FileNotFoundError: ``"No romfiles found for game: <game>"``.
+        GameNotFoundError: ``"No romfiles found for game: <game>"`` (a FileNotFoundError).
     """
     game_dirs = _game_dirs(game, inttype)
     for name in _ROM_NAMES:
@@ -65,7 +66,7 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
             candidate = os.path.join(game_dir, name)
             if os.path.exists(candidate):
                 return candidate
-    raise FileNotFoundError(f"No romfiles found for game: {game}")
+    raise GameNotFoundError(f"No romfiles found for game: {game}")
 
 
 def _read_metadata(game: str, inttype: Integrations | int) -> dict:

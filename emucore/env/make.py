@@ -8,10 +8,11 @@ from typing import Any
 from emucore import data as retro_data
 from emucore.enums import State
 from emucore.env.retro_env import RetroEnv
+from emucore.errors import GameNotFoundError
 
 
 def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any = None, **kwargs: Any) -> RetroEnv:
-    """A RetroEnv for ``game``; FileNotFoundError, as stable-retro words it, if its ROM is missing.
+    """A RetroEnv for ``game``; GameNotFoundError (a FileNotFoundError worded as stable-retro's) if its ROM is missing.
 
     ``game`` is a game name, looked up in the integration sets, or a path to a game folder
     (``"./MyGame-Nes"``), which is used alone. ``inttype`` defaults to the process-wide default
@@ -24,5 +25,5 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
     except FileNotFoundError:
         if not retro_data.get_file_path(game, "rom.sha", inttype):
             raise
-        raise FileNotFoundError(f"Game not found: {game}. Did you make sure to import the ROM?") from None
+        raise GameNotFoundError(f"Game not found: {game}. Did you make sure to import the ROM?") from None
     return RetroEnv(game, state, inttype=inttype, **kwargs)
