@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         None, "Retro Integration Studio",
         f"The studio did not close cleanly last time.\nRestore {saved.game} at frame {saved.frame}?",
     ) == QMessageBox.StandardButton.Yes
-    session = _restore(recovery, saved, settings, args.core, problems) if restore and saved else None
+    session = _restore(recovery, saved, settings, args.core) if restore and saved else None
     try:
         if session is None:
             rom, state = resolve_game(args.game, args.state)
@@ -78,8 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return app.exec()
 
 
-def _restore(recovery, saved, settings, core: str | None, problems: list[OpenProblem]):
-    """The crashed session's game at its saved state; None (and a problem reported) if it cannot be opened.
+def _restore(recovery, saved, settings, core: str | None):
+    """The crashed session's game at its saved state; None (the session set aside and reported) if it cannot
+    be opened.
 
     A saved state that cannot be read or loaded is set aside: the game then opens at its usual start.
     """
@@ -89,8 +90,7 @@ def _restore(recovery, saved, settings, core: str | None, problems: list[OpenPro
         rom, state = resolve_game(saved.game, None)
         session = Session(rom, state, core=core, rewind_seconds=settings.rewind_seconds)
     except (OpenError, EmucoreError, OSError) as exc:
-        problems.append(OpenProblem(recovery.session_file, f"its game cannot be opened ({exc})",
-                                    consequence="the session is not restored"))
+        recovery.set_aside_session(f"its game cannot be opened ({exc})")
         return None
     recovered = recovery.load_state(saved)
     if recovered:

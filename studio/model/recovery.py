@@ -17,7 +17,7 @@ from pathlib import Path
 from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_text
 from emucore.integration import read_state_file, write_state_file
-from studio.model.set_aside import OpenProblem, problem_of, set_aside_problem
+from studio.model.set_aside import OpenProblem, problem_of, set_aside, set_aside_problem
 
 SAVE_EVERY = 10.0  # seconds of wall time between recovery states
 
@@ -69,8 +69,14 @@ class Recovery:
         try:
             return _saved_session(json.loads(self.session_file.read_text("utf-8")))
         except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            self.problems.append(set_aside_problem(self.session_file, exc, "the last session cannot be restored"))
+            self.set_aside_session(exc)
             return None
+
+    def set_aside_session(self, problem: str | Exception) -> None:
+        """The session cannot be restored: session.json and its state are kept as ``.bad``, and reported."""
+        kept = set_aside(self.state_file) if self.state_file.exists() else None
+        consequence = "the last session cannot be restored" + (f"; its state is kept as {kept.name}" if kept else "")
+        self.problems.append(set_aside_problem(self.session_file, problem, consequence))
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)

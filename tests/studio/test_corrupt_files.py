@@ -292,11 +292,14 @@ def crashed(folder: Path, session: bytes) -> Recovery:
                                      b'{"game": "x", "state_file": null, "frame": 1e300, "saved_at": 0}',
                                      b'{"game": "x"}'],
                          ids=[*BROKEN, "game", "frame", "huge frame", "missing"])
-def test_a_corrupt_recovery_session_is_set_aside(tmp_path, content):
+def test_a_corrupt_recovery_session_is_set_aside_with_its_state(tmp_path, content):
     recovery = crashed(tmp_path / "data", content)
+    recovery.state_file.write_bytes(b"the crashed run's last state")
     assert recovery.crashed_session() is None
     assert len(recovery.problems) == 1 and recovery.problems[0].path == recovery.session_file
+    assert "recovery.state.bad" in str(recovery.problems[0])
     assert recovery.session_file.with_name("session.json.bad").read_bytes() == content
+    assert recovery.state_file.with_name("recovery.state.bad").read_bytes() == b"the crashed run's last state"
 
 
 def run_app(monkeypatch, argv: list[str], restore: bool = True) -> MainWindow:
@@ -355,6 +358,7 @@ def test_a_recovery_session_whose_game_is_gone_opens_the_game_asked_for(qtbot, n
     qtbot.addWidget(window)
     assert window.session.folder == nes
     assert str(data / "session.json") in notice_text(window) and "Gone-Nes" in notice_text(window)
+    assert json.loads((data / "session.json.bad").read_text())["game"].endswith("Gone-Nes")
     window.close()
 
 
