@@ -198,7 +198,9 @@ class GameData:
 
     def _lua(self):
         if self.lua is None:
-            raise RuntimeError("Lua call failed: the scenario names a script function but loads no script")
+            from emucore.lua import LuaError
+
+            raise LuaError("the scenario names a script function but loads no script")
         return self.lua
 
     # ---- stable-retro's GameData methods ----

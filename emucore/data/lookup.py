@@ -73,18 +73,23 @@ def _read_metadata(game: str, inttype: Integrations | int) -> dict:
     metadata = get_file_path(game, "metadata.json", inttype)
     if not metadata:
         return {}
+    from emucore.integration import IntegrationError, read_metadata
+
     try:
-        with open(metadata, encoding="utf-8") as f:
-            value = json.load(f)
-    except (OSError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
+        return read_metadata(metadata)
+    except IntegrationError:
+        return {}  # the env reads it again, and raises, naming the file and the problem
+
+
+def _is_file_name(name: object) -> bool:
+    """A plain file name: metadata must not point the env at files outside the game's folder."""
+    return isinstance(name, str) and bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
 
 
 def get_original_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str:
     """``metadata.json``'s ``original_rom_name`` (FBNeo) if that file exists, else :func:`get_romfile_path`."""
     original = _read_metadata(game, inttype).get("original_rom_name")
-    if isinstance(original, str) and original:
+    if _is_file_name(original):
         found = get_file_path(game, original, inttype)
         if found:
             return found
@@ -94,7 +99,7 @@ def get_original_romfile_path(game: str, inttype: Integrations | int = Integrati
 def get_fbneo_rom_name(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str | None:
     """``metadata.json``'s ``original_rom_name`` (e.g. ``"mk2.zip"``), or ``None``."""
     name = _read_metadata(game, inttype).get("original_rom_name")
-    return name if isinstance(name, str) else None
+    return name if _is_file_name(name) else None
 
 
 def is_fbneo_game(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> bool:

@@ -39,6 +39,25 @@ def check_references(raw_scenario: dict, path: Path, variables: Mapping, has_scr
             )
 
 
+def check_script_functions(raw_scenario: dict, path: Path, has_scripts: bool) -> None:
+    """A reward or done that names a Lua function needs a script (stable-retro crashes without one).
+
+    Raises:
+        IntegrationError: naming the scenario file and the key of the first such function.
+    """
+    if has_scripts:
+        return
+    rewards = raw_scenario.get("rewards")
+    specs = [("reward", raw_scenario.get("reward")), ("done", raw_scenario.get("done"))]
+    specs += [(f"rewards[{i}]", spec) for i, spec in enumerate(rewards[:2] if isinstance(rewards, list) else [])]
+    for key, spec in specs:
+        if isinstance(spec, dict) and isinstance(spec.get("script"), str) and spec["script"]:
+            raise IntegrationError(
+                path, f"key {key}.script: names the Lua function {spec['script']!r}, but no script is loaded",
+                f"{key}.script",
+            )
+
+
 def check_mapped(variables: Mapping, scenario: Scenario, path: Path | None, memory: AddressSpace) -> None:
     """A variable the scenario uses must be mapped; others that are not are left out of ``info``.
 

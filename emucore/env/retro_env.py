@@ -21,7 +21,7 @@ from emucore import data as retro_data
 from emucore.actions import ActionGroups
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
-from emucore.env.checks import check_mapped, check_references
+from emucore.env.checks import check_mapped, check_references, check_script_functions
 from emucore.errors import ScriptWarning, StateNotFoundError
 from emucore.gamedata import GameData
 from emucore.integration import (
@@ -161,6 +161,7 @@ class RetroEnv(gym.Env, EzPickle):
         groups = ActionGroups(parsed.actions or system.actions, system.buttons)
         if raw_scenario is not None:
             check_references(raw_scenario, Path(scenario_path), variables, bool(scripts))
+            check_script_functions(raw_scenario, Path(scenario_path), bool(scripts))
         check_mapped(variables, parsed, Path(info_path) if info_path else None, self.em.memory)
         data = GameData(variables, parsed, lambda: self.em.memory, groups, scripts)
         if data.lua is not None:

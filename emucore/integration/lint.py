@@ -160,7 +160,7 @@ def _confined_file(root: Path, name: object) -> bool:
         return False
     try:
         return script_path(root, name, root / SCENARIO_FILE).is_file()
-    except IntegrationError:
+    except (IntegrationError, OSError):  # OSError: a name too long for the file system
         return False
 
 

@@ -35,7 +35,7 @@ def script_path(folder: str | os.PathLike[str], name: str, scenario_file: str | 
         raise _outside(scenario_file, name, "a name with a NUL character")
     try:
         resolved = (root / name).resolve()
-    except (OSError, RuntimeError) as e:  # a symlink loop
+    except (OSError, RuntimeError, ValueError) as e:  # a symlink loop, a name the file system cannot encode
         raise _outside(scenario_file, name, f"a path that cannot be resolved ({e})") from e
     if resolved != root and root not in resolved.parents:
         raise _outside(scenario_file, name, f"a path outside the integration folder {root}")
@@ -43,9 +43,10 @@ def script_path(folder: str | os.PathLike[str], name: str, scenario_file: str | 
 
 
 def _outside(scenario_file: str | os.PathLike[str], name: str, what: str) -> IntegrationError:
+    shown = repr(name) if len(name) <= 80 else repr(name[:80]) + "..."
     return IntegrationError(
         scenario_file,
-        f"key scripts: the script {name!r} is {what}; scripts must be files inside the scenario's folder",
+        f"key scripts: the script {shown} is {what}; scripts must be files inside the scenario's folder",
         "scripts",
     )
 
@@ -81,7 +82,11 @@ def read_scripts(
     missing: list[str] = []
     for name in names:
         path = script_path(folder, name, scenario_file)
-        if path.is_file():
+        try:
+            present = path.is_file()
+        except OSError as e:  # a name too long for the file system
+            raise _outside(scenario_file, name, f"a name the file system refuses ({e.strerror})") from e
+        if present:
             loaded.append((name, read_script(path)))
         else:
             missing.append(name)

@@ -18,8 +18,11 @@ class NativeHost:
         self.core_open = False  # the library is loaded
         self.initialized = False  # retro_init ran
         self.game_loaded = False
+        self.freed = False
 
     def shutdown(self) -> None:
+        if self.freed:
+            return
         if self.initialized:
             self.initialized = False
             if self.game_loaded:
@@ -31,5 +34,10 @@ class NativeHost:
         remove_save_dir(self.save_dir)
 
     def free(self) -> None:
+        """The session is garbage. In a reference cycle the collector calls this (a weakref callback)
+        before the ``__del__`` of the objects in the cycle, whose ``close()`` then finds nothing to do."""
+        if self.freed:
+            return
         self.shutdown()
+        self.freed = True
         lib.emu_host_free(self.host)

@@ -343,3 +343,29 @@ def test_the_next_process_sweeps_the_save_folder_of_a_killed_one(rom_for, tmp_pa
     assert alive.returncode == 0
     assert not living.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_emulator_and_an_env_in_reference_cycles_are_collected_without_a_crash(tmp_path):
+    """The collector runs the session's weakref finalizer before the cycle's __del__ (which closes)."""
+    result = run_python(
+        f"""
+        import gc
+        import emucore
+        from emucore import Emulator
+
+        for with_view in (False, True):
+            emu = Emulator({str(NES_ROM)!r})
+            cycle = {{"emulator": emu, "memory": emu.memory if with_view else None}}
+            cycle["self"] = cycle
+            del emu, cycle
+            gc.collect()
+        env = emucore.make("StudioDemo-Nes")
+        env.reset()
+        env.self = env
+        del env
+        gc.collect()
+        print("collected")
+        """,
+        tmp_path,
+    )
+    assert result.returncode == 0 and "collected" in result.stdout, result.stderr

@@ -273,3 +273,52 @@ def test_verify_runs_the_game_and_reports_what_only_a_run_shows(game, capsys):
     (game / "scenario.json").write_text('{"reward": {"variables": {"far": {"reward": 1}}}}')
     assert cli_main(["verify", str(game)]) == 1
     assert "error: data.json [info.far.address]:" in capsys.readouterr().out
+
+
+def test_script_names_the_file_system_refuses_are_clear_errors(game):
+    for name in ("a" * 300 + ".lua", "\ud800.lua"):
+        (game / "scenario.json").write_text(json.dumps({"scripts": [name]}))
+        error = make_error(game)
+        assert error.path == game / "scenario.json" and error.key == "scripts"
+        lint(game)  # and lint reports rather than raises
+
+
+def test_a_script_function_without_a_script_is_an_error_at_make(game):
+    (game / "scenario.json").write_text('{"done": {"script": "lua:over"}}')
+    error = make_error(game)
+    assert error.key == "done.script" and "no script is loaded" in error.problem
+
+
+def test_deeply_nested_metadata_is_an_error_naming_the_file(game):
+    (game / "metadata.json").write_text("[" * 100_000 + "]" * 100_000)
+    error = make_error(game)
+    assert error.path == game / "metadata.json" and "nested too deeply" in error.problem
+
+
+def test_metadata_cannot_point_the_rom_outside_the_folder(game, tmp_path):
+    outside = tmp_path / "elsewhere.nes"
+    outside.write_bytes((game / "rom.nes").read_bytes())
+    (game / "metadata.json").write_text(json.dumps({"default_state": "Start", "original_rom_name": str(outside)}))
+    from emucore import data
+
+    assert data.get_original_romfile_path(str(game)) == str(game / "rom.nes")
+    assert data.get_fbneo_rom_name(str(game)) is None
+
+
+def test_a_bk2_whose_zip_offsets_point_before_the_file_is_a_movie_error(tmp_path):
+    import struct
+    import zipfile
+
+    from emucore.movie.bk2 import MovieError, read_movie
+
+    path = tmp_path / "bad.bk2"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("Header.txt", "MovieVersion BizHawk v2.0\n")
+        archive.writestr("Input Log.txt", "[Input]\n|..|\n[/Input]\n")
+    data = bytearray(path.read_bytes())
+    end = data.rindex(b"PK\x05\x06")
+    (offset,) = struct.unpack_from("<I", data, end + 16)
+    struct.pack_into("<I", data, end + 16, offset + 100_000)  # the central directory claims to start later
+    path.write_bytes(bytes(data))
+    with pytest.raises(MovieError, match="bad.bk2: entry .* is corrupt"):
+        read_movie(path)
