@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from emucore.integration import IntegrationError, parse_scenario_json
+from emucore.integration.scripts import read_script as read_lua_file
+from emucore.integration.scripts import script_path
 from studio.model.set_aside import OpenProblem, problem_of
 
 SCENARIO_UNREAD = "the scenario is empty and read-only until the file is fixed and reloaded; nothing is saved over it"
@@ -32,11 +34,7 @@ def script_file(folder: Path, name: str) -> Path:
         IntegrationError: ``name`` leads outside the folder (scenario.json may name any path): the
             studio neither reads nor writes it.
     """
-    path = folder / name
-    if not path.resolve().is_relative_to(folder.resolve()):
-        raise IntegrationError(folder / "scenario.json", f"script file {name} is outside the integration folder",
-                               "scripts")
-    return path
+    return script_path(folder, name, folder / "scenario.json")
 
 
 def read_script(folder: Path, name: str) -> tuple[str | None, OpenProblem | None]:
@@ -45,6 +43,6 @@ def read_script(folder: Path, name: str) -> tuple[str | None, OpenProblem | None
         path = script_file(folder, name)
         if not path.is_file():
             return None, None
-        return path.read_bytes().decode("utf-8"), None
-    except (OSError, UnicodeDecodeError, IntegrationError) as exc:
+        return read_lua_file(path), None
+    except (OSError, IntegrationError) as exc:
         return None, problem_of(exc, folder / name, "the script is left out of the evaluation")

@@ -3,12 +3,12 @@ and the integration folder a ROM belongs to (a new one in the studio's data fold
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from emucore import data
-from emucore.integration import Integration
+from emucore.integration import Integration, IntegrationError, default_state_name
+from emucore.integration import read_metadata as read_metadata_file
 from emucore.paths import studio_integrations_dir
 from emucore.systems import System, system_for_path
 from studio.model.set_aside import OpenProblem, problem_of
@@ -39,17 +39,16 @@ def read_metadata(folder: Path) -> tuple[dict, OpenProblem | None]:
     if not path.exists():
         return {}, None
     try:
-        value = json.loads(path.read_text("utf-8"))
-        if not isinstance(value, dict):
-            raise ValueError(f"the top level must be an object, not {type(value).__name__}")
-    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return read_metadata_file(path), None
+    except IntegrationError as exc:
         return {}, problem_of(exc, path, "the integration opens without its default state")
-    return value, None
 
 
 def _default_state(folder: Path) -> str | None:
-    name = read_metadata(folder)[0].get("default_state")
-    return name if isinstance(name, str) and name else None
+    try:
+        return default_state_name(read_metadata(folder)[0], folder / "metadata.json")
+    except IntegrationError:
+        return None  # metadata_problems says why
 
 
 def metadata_problems(folder: Path, *, state_given: bool) -> list[OpenProblem]:
@@ -58,17 +57,19 @@ def metadata_problems(folder: Path, *, state_given: bool) -> list[OpenProblem]:
     metadata, problem = read_metadata(folder)
     if problem is not None:
         return [problem]
-    name = metadata.get("default_state")
-    if state_given or name is None:
+    if state_given:
         return []
-    if not (isinstance(name, str) and name):
-        text = f"default_state must be a state name, not {str(name)[:40]!r}"
-    else:
-        try:
-            _state_path(folder, name)
-            return []
-        except OpenError:
-            text = f"default_state {name!r}: no such state in the integration"
+    try:
+        name = default_state_name(metadata, folder / "metadata.json")
+    except IntegrationError as exc:
+        return [problem_of(exc, folder / "metadata.json", "the game starts at power-on")]
+    if name is None:
+        return []
+    try:
+        _state_path(folder, name)
+        return []
+    except OpenError:
+        text = f"default_state {name!r}: no such state in the integration"
     return [OpenProblem(folder / "metadata.json", text, "default_state", None, "the game starts at power-on")]
 
 

@@ -15,7 +15,7 @@ from emucore import Emulator
 from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
-from emucore.integration import IntegrationError, parse_data_json, parse_scenario_json
+from emucore.integration import IntegrationError, read_data_json, read_scenario_json, read_scripts
 from emucore.movie import Movie
 from emucore.scenario import Scenario
 from studio.model.set_aside import describe
@@ -50,12 +50,12 @@ def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> tupl
     roms = sorted(p for p in folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
     if not roms:
         raise FileNotFoundError(f"{folder} has no ROM")
-    data_path = folder / "data.json"
-    variables = parse_data_json(data_path.read_text("utf-8"), data_path) if data_path.exists() else {}
-    if scenario is None and (folder / "scenario.json").exists():
-        scenario = parse_scenario_json((folder / "scenario.json").read_text("utf-8"), folder / "scenario.json")
+    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
+    variables = read_data_json(data_path)[0] if data_path.exists() else {}
+    if scenario is None and scenario_path.exists():
+        scenario = read_scenario_json(scenario_path)
     parsed = Scenario.parse(scenario)
-    scripts = [(n, (folder / n).read_text("utf-8")) for n in parsed.scripts if (folder / n).exists()]
+    scripts = read_scripts(parsed.scripts, scenario_path)[0]
     movie = Movie(movie_path)
     with Emulator(roms[0]) as emu:
         groups = ActionGroups(parsed.actions or emu.system.actions, emu.system.buttons)

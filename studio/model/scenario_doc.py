@@ -73,6 +73,9 @@ def _spec(measurement: str, default_measurement: str, op: str | None, reference:
     return spec
 
 
+LOAD_FAILED = "fails when loaded (stable-retro runs on without it)"
+
+
 class ScenarioDocument:
     """scenario.json of ``session.folder``: edited, saved, linted and evaluated per frame.
 
@@ -81,6 +84,8 @@ class ScenarioDocument:
         variables: data.json's variables (reloaded when the file changes).
         findings: Lint findings about the scenario and its scripts, plus the studio's own.
         lua_errors: Syntax errors of the listed Lua files by file name.
+        load_errors: Errors the listed Lua files raise when their top level runs (stable-retro only
+            logs these, and its env then runs without the script), by file name.
         error: Why the live evaluation stopped (a Lua error, an unknown variable), or "".
         reward, cumulative, done: The last evaluated frame's result.
         done_reasons: ``(key, text)`` of the tests that made ``done`` true.
@@ -98,6 +103,7 @@ class ScenarioDocument:
         self._data_stamp: tuple[int, int] | None = None
         self.lua_sources: dict[str, str] = {}
         self.lua_errors: dict[str, LuaError] = {}
+        self.load_errors: dict[str, LuaError] = {}
         self.findings: list[Finding] = []
         self.history: deque[Sample] = deque(maxlen=HISTORY)
         self.version = 0  # bumped whenever the history or the result changes (views poll it)
@@ -436,6 +442,7 @@ class ScenarioDocument:
         try:
             game = GameData(self.variables, scenario, lambda: self.session.emulator.memory, groups, scripts)
             game.reset()
+            self._report_load_errors(game)
             game.update_ram()  # the evaluation env.reset() makes; its result is discarded
             game.totals = [np.float32(0)] * len(game.totals)  # the total sums the frames shown
         except Exception as e:  # noqa: BLE001 - any evaluation failure is shown, never raised into the loop
@@ -443,6 +450,14 @@ class ScenarioDocument:
             return
         self._game = game
         self._last_frame = self.session.frame
+
+    def _report_load_errors(self, game: GameData) -> None:
+        self.findings = [f for f in self.findings if not f.message.startswith(LOAD_FAILED)]
+        errors = game.lua.load_errors if game.lua is not None else []
+        self.load_errors = {e.file: e for e in errors if e.file and e.file not in self.lua_errors}
+        for name, error in self.load_errors.items():
+            line = f"line {error.line}" if error.line else ""
+            self.findings.append(Finding("error", name, line, f"{LOAD_FAILED}: {error.message}"))
 
     def follow_data_json(self) -> bool:
         """Re-lints and re-evaluates if data.json changed on disk (the variables dock edits it).

@@ -335,15 +335,15 @@ class Session:
         """The integration's variables and scenario, evaluated as the env does (None without them)."""
         from emucore.actions import ActionGroups
         from emucore.gamedata import GameData
-        from emucore.integration import parse_data_json, parse_scenario_json
+        from emucore.integration import read_data_json, read_scenario_json, read_scripts
         from emucore.scenario import Scenario
 
         data_path, scenario_path = self.folder / "data.json", self.folder / "scenario.json"
         if not scenario_path.exists():
             return None
-        variables = parse_data_json(data_path.read_text("utf-8"), data_path) if data_path.exists() else {}
-        scenario = Scenario.parse(parse_scenario_json(scenario_path.read_text("utf-8"), scenario_path))
-        scripts = [(n, (self.folder / n).read_text("utf-8")) for n in scenario.scripts if (self.folder / n).exists()]
+        variables = read_data_json(data_path)[0] if data_path.exists() else {}
+        scenario = Scenario.parse(read_scenario_json(scenario_path))
+        scripts = read_scripts(scenario.scripts, scenario_path)[0]
         groups = ActionGroups(scenario.actions or self.system.actions, self.system.buttons)
         return GameData(variables, scenario, lambda: self.emulator.memory, groups, scripts)
 

@@ -519,7 +519,7 @@ class ScenarioEditor(QWidget):
 
     def _show_lua_findings(self) -> None:
         name = self.script_choice.currentText()
-        error = self.doc.lua_errors.get(name)
+        error = self.doc.lua_errors.get(name) or self.doc.load_errors.get(name)
         findings = [f for f in self.doc.findings if f.file == name or f.key.startswith("scripts")]
         if error is not None:
             self._mark_lua_error(error.line, _messages(findings))

@@ -223,3 +223,18 @@ def test_the_dock_marks_the_lua_error_line(editor):
     editor.check_lua()
     assert editor.lua_error_line is not None
     assert editor.lua.extraSelections()[0].cursor.blockNumber() == editor.lua_error_line - 1
+
+
+def test_a_script_failing_at_top_level_is_an_error_in_the_lua_tab(editor):
+    editor.doc.set_scripts(["script.lua"])
+    editor.script_choice.setCurrentText("script.lua")
+    editor.lua.setPlainText("function reward() return 1 end\nlocal x = nil\nx.field = 1\n")
+    editor.save_lua()
+    doc = editor.doc
+    assert doc.load_errors["script.lua"].line == 3 and "script.lua" not in doc.lua_errors  # it compiles
+    assert any(f.file == "script.lua" and f.level == "error" and "fails when loaded" in f.message for f in doc.findings)
+    editor._show_lua_findings()
+    assert editor.lua_error_line == 3
+    editor.lua.setPlainText("function reward() return 1 end\n")
+    editor.save_lua()
+    assert not doc.load_errors and not any("fails when loaded" in f.message for f in doc.findings)
