@@ -89,7 +89,7 @@ def _is_file_name(name: object) -> bool:
 def get_original_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str:
     """``metadata.json``'s ``original_rom_name`` (FBNeo) if that file exists, else :func:`get_romfile_path`."""
     original = _read_metadata(game, inttype).get("original_rom_name")
-    if _is_file_name(original):
+    if isinstance(original, str) and _is_file_name(original):
         found = get_file_path(game, original, inttype)
         if found:
             return found

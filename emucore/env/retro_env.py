@@ -142,27 +142,26 @@ class RetroEnv(gym.Env, EzPickle):
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> GameData:
         info_path = self._json_path(game, inttype, info or "data")
         scenario_path = self._json_path(game, inttype, scenario or "scenario")
-        variables, skipped = read_data_json(Path(info_path)) if info_path else ({}, [])
-        raw_scenario = read_scenario_json(Path(scenario_path)) if scenario_path else None
+        variables, skipped = read_data_json(info_path) if info_path else ({}, [])
+        raw_scenario = read_scenario_json(scenario_path) if scenario_path else None
         try:
             parsed = Scenario.parse(raw_scenario)
         except ScenarioError as e:
             raise IntegrationError(scenario_path, str(e)) from e
         if info_path and set(skipped) & parsed.variable_names():
-            read_data_json(Path(info_path), strict=True)  # raises, naming the line and key
+            read_data_json(info_path, strict=True)  # raises, naming the line and key
         for name in skipped:
             warnings.warn(f"{info_path}: variable {name!r} is skipped: its type string is not valid", stacklevel=4)
         scripts: list[tuple[str, str]] = []
-        if scenario_path:
+        if scenario_path and raw_scenario is not None:
             scripts, missing = read_scripts(parsed.scripts, scenario_path)
             for name in missing:
                 warnings.warn(f"{scenario_path}: script {name!r} not found; it is not loaded", ScriptWarning, 4)
+            check_references(raw_scenario, scenario_path, variables, bool(scripts))
+            check_script_functions(raw_scenario, scenario_path, bool(scripts))
+        check_mapped(variables, parsed, info_path, self.em.memory)
         system = self.em.system
         groups = ActionGroups(parsed.actions or system.actions, system.buttons)
-        if raw_scenario is not None:
-            check_references(raw_scenario, Path(scenario_path), variables, bool(scripts))
-            check_script_functions(raw_scenario, Path(scenario_path), bool(scripts))
-        check_mapped(variables, parsed, Path(info_path) if info_path else None, self.em.memory)
         data = GameData(variables, parsed, lambda: self.em.memory, groups, scripts)
         if data.lua is not None:
             for error in data.lua.load_errors:
@@ -170,10 +169,11 @@ class RetroEnv(gym.Env, EzPickle):
         return data
 
     @staticmethod
-    def _json_path(game: str, inttype: Any, name: str) -> str | None:
+    def _json_path(game: str, inttype: Any, name: str) -> Path | None:
         if name.endswith(".json"):
-            return name if os.path.exists(name) else None
-        return retro_data.get_file_path(game, f"{name}.json", inttype)
+            return Path(name) if os.path.exists(name) else None
+        found = retro_data.get_file_path(game, f"{name}.json", inttype)
+        return Path(found) if found else None
 
     def _action_space(self) -> gym.Space:
         groups = self.data.actions
