@@ -10,6 +10,7 @@ from typing import NamedTuple
 from emucore.data.integrations import Integrations, is_registered_custom, resolve
 from emucore.data.systeminfo import EMU_EXTENSIONS, system_from_game_name
 from emucore.errors import GameNotFoundError
+from emucore.integration.metadatafile import is_file_name
 
 _ROM_NAMES = tuple(f"rom{ext}" for ext in EMU_EXTENSIONS)
 
@@ -81,15 +82,10 @@ def _read_metadata(game: str, inttype: Integrations | int) -> dict:
         return {}  # the env reads it again, and raises, naming the file and the problem
 
 
-def _is_file_name(name: object) -> bool:
-    """A plain file name: metadata must not point the env at files outside the game's folder."""
-    return isinstance(name, str) and bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
-
-
 def get_original_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str:
     """``metadata.json``'s ``original_rom_name`` (FBNeo) if that file exists, else :func:`get_romfile_path`."""
     original = _read_metadata(game, inttype).get("original_rom_name")
-    if isinstance(original, str) and _is_file_name(original):
+    if isinstance(original, str) and is_file_name(original):
         found = get_file_path(game, original, inttype)
         if found:
             return found
@@ -99,7 +95,7 @@ def get_original_romfile_path(game: str, inttype: Integrations | int = Integrati
 def get_fbneo_rom_name(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str | None:
     """``metadata.json``'s ``original_rom_name`` (e.g. ``"mk2.zip"``), or ``None``."""
     name = _read_metadata(game, inttype).get("original_rom_name")
-    return name if _is_file_name(name) else None
+    return name if isinstance(name, str) and is_file_name(name) else None
 
 
 def is_fbneo_game(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> bool:

@@ -32,6 +32,7 @@ from emucore.integration.folder import Integration, other_scenarios, read_bytes,
 from emucore.integration.lint_data import lint_data
 from emucore.integration.lint_scenario import lint_scenario
 from emucore.integration.listing import METADATA_FILE, SHA_FILE, Listing, list_folder
+from emucore.integration.metadatafile import is_file_name
 from emucore.integration.scenariofile import SCENARIO_FILE, parse_scenario_json, validate_scenario
 from emucore.integration.scripts import script_path
 from emucore.integration.statefile import STATE_SUFFIX, StateStore, check_state_header, read_state_file
@@ -263,6 +264,10 @@ def _lint_metadata(material: _Material) -> list[Finding]:
                     )
     if "whitelist" in metadata and not isinstance(metadata["whitelist"], dict):
         out.append(Finding("error", METADATA_FILE, "whitelist", "whitelist must be an object of file -> warnings"))
+    original = metadata.get("original_rom_name")
+    if original is not None and not is_file_name(original):
+        problem = "must be a file name in the folder, not a path"
+        out.append(Finding("error", METADATA_FILE, "original_rom_name", problem))
     return out
 
 

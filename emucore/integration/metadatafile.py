@@ -34,10 +34,18 @@ def read_metadata(path: str | os.PathLike[str]) -> dict:
     return parse_metadata(data, path)
 
 
+def is_file_name(value: object) -> bool:
+    """A plain file name: what metadata names must be in the folder, never a path elsewhere."""
+    return (
+        isinstance(value, str) and bool(value) and value not in (".", "..")
+        and not any(c in value for c in ("/", "\\", "\x00"))
+    )
+
+
 def _state_name(value: Any, path: Path, key: str) -> str:
     if not isinstance(value, str) or not value:
         raise IntegrationError(path, f"key {key}: must be a state name (a non-empty string)", key)
-    if "/" in value or "\\" in value or value in (".", "..") or "\x00" in value:
+    if not is_file_name(value):
         raise IntegrationError(path, f"key {key}: {value!r} must be a state name in the folder, not a path", key)
     return value
 

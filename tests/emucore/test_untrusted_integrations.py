@@ -303,6 +303,7 @@ def test_metadata_cannot_point_the_rom_outside_the_folder(game, tmp_path):
 
     assert data.get_original_romfile_path(str(game)) == str(game / "rom.nes")
     assert data.get_fbneo_rom_name(str(game)) is None
+    assert any(f.key == "original_rom_name" and f.level == "error" for f in lint(game))
 
 
 def test_a_bk2_whose_zip_offsets_point_before_the_file_is_a_movie_error(tmp_path):
