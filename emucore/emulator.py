@@ -35,6 +35,7 @@ from emucore.libretro.structs import (
 from emucore.memory import AddressSpace, Block
 from emucore.paths import user_data_dir
 from emucore.rom import read_rom
+from emucore.state_formats import state_problem
 from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
 
 MAX_PLAYERS = 2
@@ -285,6 +286,12 @@ class Emulator:
             problem = f"the {self.core.lib} core rejected it (another core or version, or corrupt)"
         raise StateError(source, problem)
 
+    def check_state(self, state: bytes, *, source: str | os.PathLike[str] | None = None) -> None:
+        """Raises the StateError ``set_state`` would for a state this core can tell is unusable, without loading it."""
+        problem = self._state_problem(state)
+        if problem is not None:
+            raise StateError(source, problem)
+
     def _state_problem(self, state: bytes) -> str | None:
         if not isinstance(state, (bytes, bytearray, memoryview)):
             return f"a state is bytes, not {type(state).__name__}"
@@ -299,7 +306,7 @@ class Emulator:
             return f"not a {self.core.lib} state (no {signature!r} signature)"
         if not self.core_library.state_size_varies and size < expected:
             return f"truncated: {size} bytes, the {self.core.lib} core's states for this game have {expected}"
-        return None
+        return state_problem(self.core_library.state_format, bytes(state))
 
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
         """Loads a gzip ``.state`` file (stable-retro's format); errors name the file."""

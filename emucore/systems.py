@@ -60,6 +60,7 @@ class CoreLibrary:
     state_signature: str | None = None
     state_size_varies: bool = False
     reload_on_state_load: bool = False
+    state_format: str | None = None  # a structure check of emucore.state_formats, run before unserialize
 
     @property
     def file_name(self) -> str:
@@ -117,6 +118,7 @@ def _libraries(root: str) -> dict[str, CoreLibrary]:
             screen_override=d.get("screen_override", {}),
             state_signature=d.get("state_signature"),
             state_size_varies=bool(d.get("state_size_varies", False)),
+            state_format=d.get("state_format"),
             reload_on_state_load=bool(d.get("reload_on_state_load", False)),
         )
     return found

@@ -94,6 +94,7 @@ class RetroEnv(gym.Env, EzPickle):
         self.movie = None
         self.movie_id = 0
         self.movie_path: str | None = None
+        self._state_path: str | None = None
 
         rom_path = retro_data.get_original_romfile_path(game, inttype)
         self.metadata_json = self._read_metadata(game, inttype)
@@ -104,6 +105,8 @@ class RetroEnv(gym.Env, EzPickle):
         self.system = system_for_path(rom_path).name
         self.em = Emulator(rom_path, core=core)
         try:
+            if self.initial_state:
+                self.em.check_state(self.initial_state, source=self._state_path)  # at make, naming the file
             self.em.step()  # stable-retro runs one frame after configure_data
             self.data = self._load_game_data(game, inttype, info, scenario)
         except BaseException:
@@ -339,8 +342,12 @@ class RetroEnv(gym.Env, EzPickle):
         path = retro_data.get_file_path(self._game_lookup, statename, inttype)
         if not path:
             raise StateNotFoundError(statename, f"not found in the integration of {self.gamename} ({inttype})")
-        self.initial_state = read_state_file(path)
+        state = read_state_file(path)
+        if getattr(self, "em", None) is not None:
+            self.em.check_state(state, source=path)
+        self.initial_state = state
         self.statename = statename
+        self._state_path = path
 
     # ---- movies ----
 

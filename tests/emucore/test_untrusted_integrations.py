@@ -323,3 +323,64 @@ def test_a_bk2_whose_zip_offsets_point_before_the_file_is_a_movie_error(tmp_path
     path.write_bytes(bytes(data))
     with pytest.raises(MovieError, match="bad.bk2: entry .* is corrupt"):
         read_movie(path)
+
+
+# ---- states ----
+
+
+def test_no_corrupt_fceux_length_hangs_the_core(game):
+    """Every section and chunk length of a real state made longer: each state is refused before the
+    core sees it, or loads and runs. In a subprocess, so a hang fails the test instead of the suite."""
+    import subprocess
+    import sys
+
+    code = f"""
+import gzip, struct
+from emucore import Emulator, StateError
+raw = gzip.decompress(open({str(game / "Start.state")!r}, "rb").read())
+fields, at = [], 16
+while at < len(raw):
+    fields.append(at + 1)
+    chunk, end = at + 5, at + 5 + struct.unpack_from("<I", raw, at + 1)[0]
+    while chunk < end:
+        fields.append(chunk + 4)
+        chunk += 8 + struct.unpack_from("<I", raw, chunk + 4)[0]
+    at = end
+emu = Emulator({str(game / "rom.nes")!r})
+emu.step()
+refused = 0
+for field in fields:
+    for grow in (1, 1 << 16, 1 << 31):
+        spoilt = bytearray(raw)
+        struct.pack_into("<I", spoilt, field, (struct.unpack_from("<I", raw, field)[0] + grow) % (1 << 32))
+        try:
+            emu.set_state(bytes(spoilt))
+            emu.step()
+        except StateError:
+            refused += 1
+        emu.set_state(raw)
+print(len(fields), refused)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    fields, refused = map(int, result.stdout.split())
+    assert fields > 30 and refused >= 2 * fields, result.stderr
+
+
+def test_a_state_that_would_hang_fceumm_is_a_state_error_at_make_naming_the_file(game, tmp_path):
+    """fceumm loops forever on a chunk longer than its section: in a subprocess, so a hang fails the test."""
+    import gzip
+    import subprocess
+    import sys
+
+    raw = bytearray(gzip.decompress((game / "Start.state").read_bytes()))
+    raw[2173] = 197  # one byte of the 'ICoa' chunk's size: what the fuzzer found
+    (game / "Start.state").write_bytes(gzip.compress(bytes(raw)))
+    code = (
+        "import emucore, sys\n"
+        "try:\n"
+        f"    emucore.make({str(game)!r})\n"
+        "except emucore.StateError as e:\n"
+        "    print(e)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert "Start.state" in result.stdout and "chunk 'ICoa'" in result.stdout, result.stderr
