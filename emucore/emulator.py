@@ -39,7 +39,6 @@ from emucore.state_formats import state_problem
 from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
 
 MAX_PLAYERS = 2
-MAX_STATE_BYTES = 256 << 20
 _FLAG_DTYPES = (np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.bool_))
 
 
@@ -293,20 +292,7 @@ class Emulator:
             raise StateError(source, problem)
 
     def _state_problem(self, state: bytes) -> str | None:
-        if not isinstance(state, (bytes, bytearray, memoryview)):
-            return f"a state is bytes, not {type(state).__name__}"
-        size = len(state)
-        if size == 0:
-            return "empty"
-        if size > MAX_STATE_BYTES:
-            return f"{size} bytes is larger than any core state"
-        expected = self._session.serialize_size()
-        signature = self.core_library.state_signature
-        if signature and not bytes(state[: len(signature) + 16]).find(signature.encode()) >= 0:
-            return f"not a {self.core.lib} state (no {signature!r} signature)"
-        if not self.core_library.state_size_varies and size < expected:
-            return f"truncated: {size} bytes, the {self.core.lib} core's states for this game have {expected}"
-        return state_problem(self.core_library.state_format, bytes(state))
+        return state_problem(self.core_library, self._session.serialize_size, state)
 
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
         """Loads a gzip ``.state`` file (stable-retro's format); errors name the file."""
@@ -321,7 +307,7 @@ class Emulator:
         from emucore.integration.statefile import gunzip_state
 
         try:
-            state = gunzip_state(raw, path, MAX_STATE_BYTES)
+            state = gunzip_state(raw, path)
         except IntegrationError as exc:
             raise StateError(path, f"not a gzip-compressed state ({exc.problem})") from exc
         self.set_state(state, source=path)

@@ -1,4 +1,6 @@
-"""Structure checks of core states, made before a state reaches a core that would hang on it.
+"""Checks of a state before a core sees it: type, size, the core's signature, and structure.
+
+A core handed a state it cannot use may reject it, or may not: some read past it, some hang.
 
 Some cores trust the lengths inside a state. fceumm's loader walks FCEUX's sections and chunks by
 their declared sizes: a chunk whose size runs past its section makes it loop forever inside
@@ -11,6 +13,9 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+
+from emucore.integration.statefile import MAX_STATE_BYTES
+from emucore.systems import CoreLibrary
 
 FCEUX_HEADER = 16  # "FCS", version byte, u32 size of what follows, u32 new version, u32 compressed size
 FCEUX_SECTION = 5  # u8 type, u32 size
@@ -56,7 +61,26 @@ def _fceux_chunks(data: memoryview, start: int, end: int, section: int) -> str |
 CHECKS: dict[str, Callable[[bytes], str | None]] = {"fceux": fceux_problem}
 
 
-def state_problem(state_format: str | None, state: bytes) -> str | None:
-    """The problem ``state_format``'s check finds in ``state``, or None (also for formats without one)."""
-    check = CHECKS.get(state_format or "")
-    return check(state) if check is not None else None
+def state_problem(library: CoreLibrary, expected_size: Callable[[], int], state: object) -> str | None:
+    """Why ``library``'s core cannot use ``state``, or None.
+
+    Args:
+        library: The core's descriptor (its signature, whether its state size varies, its format).
+        expected_size: The core's ``retro_serialize_size`` for the loaded game.
+        state: What was passed as a state.
+    """
+    if not isinstance(state, (bytes, bytearray, memoryview)):
+        return f"a state is bytes, not {type(state).__name__}"
+    size = len(state)
+    if size == 0:
+        return "empty"
+    if size > MAX_STATE_BYTES:
+        return f"{size} bytes is larger than any core state"
+    signature = library.state_signature
+    if signature and bytes(state[: len(signature) + 16]).find(signature.encode()) < 0:
+        return f"not a {library.lib} state (no {signature!r} signature)"
+    expected = expected_size()
+    if not library.state_size_varies and size < expected:
+        return f"truncated: {size} bytes, the {library.lib} core's states for this game have {expected}"
+    check = CHECKS.get(library.state_format or "")
+    return check(bytes(state)) if check is not None else None
