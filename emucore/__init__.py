@@ -15,6 +15,7 @@ from emucore.data import get_romfile_system, get_system_info
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
 from emucore.errors import (
+    CoreError,
     CoreLoadError,
     CoreNotFoundError,
     EmucoreError,
@@ -57,6 +58,7 @@ def get_core_path(system: str) -> str:
 
 __all__ = [
     "Actions",
+    "CoreError",
     "CoreLoadError",
     "CoreNotFoundError",
     "EmucoreError",

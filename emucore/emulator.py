@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from emucore.corefinder import FoundCore, find_core
-from emucore.errors import GameLoadError, StateError
+from emucore.errors import CoreError, GameLoadError, StateError
 from emucore.fileio import atomic_write_bytes
 from emucore.libretro import CoreSession
 from emucore.libretro.structs import (
@@ -278,7 +278,10 @@ class Emulator:
         if problem is None:
             if self.core_library.reload_on_state_load:
                 self._reload()
-            ok = self._session.unserialize(bytes(state))
+            try:
+                ok = self._session.unserialize(bytes(state))
+            except CoreError as exc:
+                raise StateError(source, f"the {self.core.lib} core failed on it ({exc})") from exc
             self._address_checked_frame = -1  # re-check where the core keeps its RAM
             if ok:
                 return True

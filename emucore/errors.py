@@ -78,6 +78,10 @@ class UnmappedAddressError(EmucoreError, IndexError):
         super().__init__(f"No known mapping: address {address:#x}{of} is in no memory block of the core")
 
 
+class CoreError(EmucoreError, RuntimeError):
+    """A core failed inside a call (it threw a C++ exception, caught at the boundary); its state is undefined."""
+
+
 class EmulatorClosedError(EmucoreError, RuntimeError):
     """A call on an emulator (or core session) after ``close()``."""
 

@@ -28,6 +28,7 @@ QT_PACKAGES=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libd
 # A .venv with the project installed (editable) and the extras given, e.g. "studio,test".
 setup_venv() {
     local extras="$1"
+    apt_install gcc g++  # the native host: host.c, and guard.cpp, which catches a core's C++ exceptions
     if [ ! -x "$VENV/bin/python" ]; then
         python3 -m venv "$VENV"
     fi

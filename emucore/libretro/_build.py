@@ -60,12 +60,12 @@ void emu_get_system_info(emu_host *h, struct retro_system_info *info);
 void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info);
 bool emu_load_game(emu_host *h, const struct retro_game_info *game);
 void emu_unload_game(emu_host *h);
-void emu_run(emu_host *h);
-void emu_run_frames(emu_host *h, unsigned count);
+int emu_run(emu_host *h);  /* -1: the core threw (h->error says what) */
+int emu_run_frames(emu_host *h, unsigned count);
 void emu_reset(emu_host *h);
 size_t emu_serialize_size(emu_host *h);
 bool emu_serialize(emu_host *h, void *data, size_t size);
-bool emu_unserialize(emu_host *h, const void *data, size_t size);
+int emu_unserialize(emu_host *h, const void *data, size_t size);  /* 1 ok, 0 refused, -1 threw */
 void *emu_get_memory_data(emu_host *h, unsigned id);
 size_t emu_get_memory_size(emu_host *h, unsigned id);
 void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device);
@@ -89,10 +89,10 @@ ffibuilder.cdef((HERE / "libretro_types.h").read_text())
 ffibuilder.set_source(
     "emucore.libretro._native",
     '#include "host.h"\n#include "libretro_types.h"\n',
-    sources=["emucore/libretro/host.c"],  # relative: setuptools builds from the project root
+    sources=["emucore/libretro/host.c", "emucore/libretro/guard.cpp"],  # relative: built from the project root
     include_dirs=["emucore/libretro"],
-    libraries=["dl"],
-    extra_compile_args=["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+    libraries=["dl", "stdc++"],
+    extra_compile_args=["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
 )
 
 if __name__ == "__main__":

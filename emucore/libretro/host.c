@@ -293,24 +293,27 @@ bool emu_load_game(emu_host *h, const struct retro_game_info *game) {
 void emu_unload_game(emu_host *h) {
     if (!h) return; ENTER(h); h->retro_unload_game(); LEAVE(); }
 
-void emu_run(emu_host *h) {
-    if (!h) return;
+int emu_run(emu_host *h) {
+    if (!h) return 0;
     ENTER(h);
     h->audio_frames = 0;
-    h->retro_run();
+    int threw = emu_guarded_run(h->retro_run, h->error, sizeof h->error);
     h->frames_run++;
     LEAVE();
+    return threw;
 }
 
-void emu_run_frames(emu_host *h, unsigned count) {
-    if (!h) return;
+int emu_run_frames(emu_host *h, unsigned count) {
+    if (!h) return 0;
     ENTER(h);
-    for (unsigned i = 0; i < count; i++) {
+    int threw = 0;
+    for (unsigned i = 0; i < count && !threw; i++) {
         h->audio_frames = 0;
-        h->retro_run();
+        threw = emu_guarded_run(h->retro_run, h->error, sizeof h->error);
         h->frames_run++;
     }
     LEAVE();
+    return threw;
 }
 
 void emu_reset(emu_host *h) {
@@ -332,12 +335,12 @@ bool emu_serialize(emu_host *h, void *data, size_t size) {
     return ok;
 }
 
-bool emu_unserialize(emu_host *h, const void *data, size_t size) {
-    if (!h) return false;
+int emu_unserialize(emu_host *h, const void *data, size_t size) {
+    if (!h) return 0;
     ENTER(h);
-    bool ok = h->retro_unserialize(data, size);
+    int result = emu_guarded_unserialize(h->retro_unserialize, data, size, h->error, sizeof h->error);
     LEAVE();
-    return ok;
+    return result;
 }
 
 void *emu_get_memory_data(emu_host *h, unsigned id) {

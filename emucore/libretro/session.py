@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from emucore.errors import CoreLoadError, EmulatorBusyError, EmulatorClosedError
+from emucore.errors import CoreError, CoreLoadError, EmulatorBusyError, EmulatorClosedError
 from emucore.libretro import environment
 from emucore.libretro._native import ffi, lib
 from emucore.libretro.native_host import NativeHost
@@ -229,10 +229,17 @@ class CoreSession:
     # ---- running ----
 
     def run(self) -> None:
-        self._call(lib.emu_run)
+        if self._call(lib.emu_run):
+            raise self._core_threw("retro_run")
 
     def run_frames(self, count: int) -> None:
-        self._call(lib.emu_run_frames, count)
+        if self._call(lib.emu_run_frames, count):
+            raise self._core_threw("retro_run")
+
+    def _core_threw(self, function: str) -> CoreError:
+        """The core threw a C++ exception (caught at the boundary): its state is whatever it left."""
+        message = ffi.string(self._host.error).decode("utf-8", "replace")
+        return CoreError(f"{self.label}: {function}: {message}; load a state or reset before going on")
 
     def reset(self) -> None:
         self._call(lib.emu_reset)
@@ -304,7 +311,11 @@ class CoreSession:
         return bytes(ffi.buffer(buffer, size)) if ok and size else None
 
     def unserialize(self, data: bytes) -> bool:
-        return bool(self._call(lib.emu_unserialize, ffi.from_buffer(data), len(data)))
+        """True if the core loaded ``data``, False if it refused it; CoreError if it threw on it."""
+        result = self._call(lib.emu_unserialize, ffi.from_buffer(data), len(data))
+        if result < 0:
+            raise self._core_threw("retro_unserialize")
+        return bool(result)
 
     # ---- memory ----
 

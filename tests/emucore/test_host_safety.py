@@ -369,3 +369,30 @@ def test_an_emulator_and_an_env_in_reference_cycles_are_collected_without_a_cras
         tmp_path,
     )
     assert result.returncode == 0 and "collected" in result.stdout, result.stderr
+
+
+def test_a_cores_cpp_exception_is_a_state_error_not_the_end_of_the_process(ale_rom, tmp_path):
+    """stella throws std::ios_base::failure on a corrupt state; uncaught, the C++ runtime aborts."""
+    require_core("stella")
+    rom = ale_rom("breakout", "Breakout.a26")
+    result = run_python(
+        f"""
+        from emucore import Emulator
+        from emucore.errors import StateError
+
+        emu = Emulator({str(rom)!r}, core="stella")
+        emu.step()
+        good = emu.get_state()
+        spoilt = bytearray(good)
+        spoilt[18] = 133  # inside the length of the state's first string
+        try:
+            emu.set_state(bytes(spoilt))
+        except StateError as exc:
+            print("refused:", exc)
+        emu.set_state(good)
+        emu.step()
+        print("still running")
+        """,
+        tmp_path,
+    )
+    assert "C++ exception" in result.stdout and "still running" in result.stdout, result.stderr[-2000:]
