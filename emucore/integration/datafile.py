@@ -118,12 +118,18 @@ def parse_data_json(text: str | bytes, path: Path | None = None, *, strict: bool
             or a value of the wrong JSON type. The message names the line, column and key.
     """
     file = Path(path) if path is not None else Path(DATA_FILE)
+    info, decoded_text = _info(text, file)
+    return variables_from_info(info, file, decoded_text, strict=strict)
+
+
+def _info(text: str | bytes, file: Path) -> tuple[Any, str]:
+    """data.json's decoded ``info`` and the file's text (for error positions)."""
     decoded = jsontext.decode(text, file)
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig")
     if not isinstance(decoded, dict) or "info" not in decoded:
         raise IntegrationError(file, "the top level must be an object with an 'info' key")
-    return variables_from_info(decoded["info"], file, text, strict=strict)
+    return decoded["info"], text
 
 
 def read_data_json(path: Path, *, strict: bool = False) -> tuple[dict[str, Variable], list[str]]:
@@ -132,9 +138,8 @@ def read_data_json(path: Path, *, strict: bool = False) -> tuple[dict[str, Varia
     Raises:
         IntegrationError: The file cannot be read or is malformed (see :func:`parse_data_json`).
     """
-    raw = read_file(path)
-    variables = parse_data_json(raw, path, strict=strict)
-    info = jsontext.decode(raw, path).get("info")
+    info, text = _info(read_file(path), path)
+    variables = variables_from_info(info, path, text, strict=strict)
     skipped = [name for name in info if name not in variables] if isinstance(info, dict) else []
     return variables, skipped
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from emucore.integration.common import IntegrationError
+from emucore.integration.common import IntegrationError, read_file
 
 MAX_SCRIPT_BYTES = 4 << 20
 """The largest Lua file a scenario may load (stable-retro's scripts are a few KiB)."""
@@ -53,13 +53,7 @@ def _outside(scenario_file: str | os.PathLike[str], name: str, what: str) -> Int
 
 def read_script(path: Path) -> str:
     """A Lua file's text: UTF-8, at most ``MAX_SCRIPT_BYTES``; an IntegrationError naming it otherwise."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_SCRIPT_BYTES + 1)
-    except OSError as e:
-        raise IntegrationError(path, f"cannot read the script: {e.strerror or e}") from e
-    if len(data) > MAX_SCRIPT_BYTES:
-        raise IntegrationError(path, f"the script is larger than {MAX_SCRIPT_BYTES} bytes")
+    data = read_file(path, MAX_SCRIPT_BYTES)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

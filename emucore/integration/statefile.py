@@ -14,7 +14,7 @@ from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
 from emucore.fileio import atomic_write_bytes
-from emucore.integration.common import IntegrationError
+from emucore.integration.common import IntegrationError, read_file
 
 STATE_SUFFIX = ".state"
 MAX_STATE_BYTES = 256 << 20  # the largest shipped payload is 16 MiB (N64)
@@ -56,15 +56,7 @@ def read_state_file(path: str | os.PathLike[str]) -> bytes:
     Raises:
         IntegrationError: The file cannot be read, is not gzip, is truncated or corrupt, or is too big.
     """
-    path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_STATE_BYTES + 1)
-    except OSError as e:
-        raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e
-    if len(data) > MAX_STATE_BYTES:
-        raise IntegrationError(path, f"larger than {MAX_STATE_BYTES} bytes; refusing it")
-    return gunzip_state(data, path)
+    return gunzip_state(read_file(path, MAX_STATE_BYTES), path)
 
 
 def gzip_state(raw: bytes) -> bytes:

@@ -14,34 +14,26 @@
 #include <cstdio>
 #include <exception>
 
-static void describe(char *error, std::size_t size, const char *what) {
-    std::snprintf(error, size, "the core threw a C++ exception: %s", what);
+/* call() with a core's exception turned into -1 and its message in error. */
+template <typename Call>
+static int guarded(Call call, char *error, std::size_t error_size) {
+    try {
+        return call();
+    } catch (abi::__forced_unwind &) {
+        throw;
+    } catch (const std::exception &e) {
+        std::snprintf(error, error_size, "the core threw a C++ exception: %s", e.what());
+    } catch (...) {
+        std::snprintf(error, error_size, "the core threw a C++ exception: not a std::exception");
+    }
+    return -1;
 }
 
 extern "C" int emu_guarded_unserialize(bool (*unserialize)(const void *, std::size_t), const void *data,
                                        std::size_t size, char *error, std::size_t error_size) {
-    try {
-        return unserialize(data, size) ? 1 : 0;
-    } catch (abi::__forced_unwind &) {
-        throw;
-    } catch (const std::exception &e) {
-        describe(error, error_size, e.what());
-    } catch (...) {
-        describe(error, error_size, "not a std::exception");
-    }
-    return -1;
+    return guarded([&] { return unserialize(data, size) ? 1 : 0; }, error, error_size);
 }
 
 extern "C" int emu_guarded_run(void (*run)(void), char *error, std::size_t error_size) {
-    try {
-        run();
-        return 0;
-    } catch (abi::__forced_unwind &) {
-        throw;
-    } catch (const std::exception &e) {
-        describe(error, error_size, e.what());
-    } catch (...) {
-        describe(error, error_size, "not a std::exception");
-    }
-    return -1;
+    return guarded([&] { run(); return 0; }, error, error_size);
 }
