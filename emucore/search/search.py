@@ -36,11 +36,13 @@ class Step:
         label: ``"start"``, ``"increased"``, ``"equal 3"``, ``"remove 2"``...
         candidates: The candidate set after the step.
         reference: The snapshot the next refinement compares with ("previous").
+        compared: The snapshot this step compared with (None: the step compared no snapshot).
     """
 
     label: str
     candidates: CandidateSet
     reference: Snapshot
+    compared: Snapshot | None = None
 
     @property
     def count(self) -> int:
@@ -137,7 +139,7 @@ class MemorySearch:
         reference, where = self._resolve(against)
         current = snapshot or self.snapshot()
         cset = refine_set(self.candidates_set, self.search_types, op, value, current, reference)
-        self._push(Step(describe(op, value, where), cset, current))
+        self._push(Step(describe(op, value, where), cset, current, reference))
         return self.count
 
     def _resolve(self, against: str | Snapshot | bytes) -> tuple[Snapshot, str]:
@@ -256,9 +258,28 @@ class MemorySearch:
         return self._steps[self._at].candidates
 
     @property
+    def compared(self) -> Snapshot:
+        """The snapshot the last refinement compared with (the start's snapshot before any)."""
+        for step in reversed(self._steps[: self._at + 1]):
+            if step.compared is not None:
+                return step.compared
+        return self.first
+
+    def snapshots(self) -> list[Snapshot]:
+        """Every distinct snapshot the steps up to the current one took or compared with, oldest first."""
+        seen: dict[int, Snapshot] = {}
+        for step in self._steps[: self._at + 1]:
+            for snap in (step.compared, step.reference):
+                if snap is not None:
+                    seen.setdefault(id(snap), snap)
+        return list(seen.values())
+
+    @property
     def candidates(self) -> Candidates:
-        """The candidates, by address then type; ``value`` is memory now, ``previous`` at :attr:`previous`."""
-        return Candidates(self.candidates_set, self.search_types, self.previous, self.snapshot)
+        """The candidates, by address then type; ``value`` is memory now, ``previous`` at the
+        snapshot the last refinement compared with (:attr:`compared`), so a refinement's rows show
+        what changed."""
+        return Candidates(self.candidates_set, self.search_types, self.compared, self.snapshot)
 
     @property
     def count(self) -> int:

@@ -53,14 +53,13 @@ import numpy as np
 
 from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
 from emucore.search.decode import to_values, workspace
+from emucore.search.plausible import KIND_RANK, Preferences, exact, misfit, preferences, raw_bytes
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType, search_type, system_types
 
 SCALES = (1, 10, 100, 1000)
 MAX_BIAS = 3
 LIMIT = 20
-_KIND_RANK = {"u": 0, "d": 1, "n": 2}
-NATURAL_WIDTHS = (1, 2, 4, 8)
 FAMILY_FIRST = (3, 2)  # members of a family listed before the next family's (int shown, digits shown)
 FAMILY_POOL = 400  # the best candidates grouped into families; the rest cannot reach the list
 
@@ -180,7 +179,7 @@ def solve_value(
     snaps = list(snapshots_of(emulator, [state for state, _ in pairs], "checkpoint"))
     same_layout(snaps, "checkpoint")
     matches = _matches(snaps, trial, shown, int(max_bias))
-    return _ranked(matches, snaps, shown, _preferences(emulator), int(limit))
+    return _ranked(matches, snaps, shown, preferences(emulator), int(limit))
 
 
 def _solver_texts(system: object) -> list[str]:
@@ -256,66 +255,11 @@ def _matches(snaps: list[Snapshot], trial: list[SearchType], shown: Shown, max_b
     return groups
 
 
-@dataclass(frozen=True)
-class _Preferences:
-    native: str  # "big", "little" or "" (no preference)
-    word_aligned: bool
-
-
-def _preferences(emulator: Any) -> _Preferences:
-    system = getattr(emulator, "system", None)
-    texts = [t for t in (getattr(system, "types", None) or ()) if t[0] in "<>" and t[-1] != "1"]
-    big = sum(t[0] == ">" for t in texts)
-    little = len(texts) - big
-    native = "big" if big > little else "little" if little > big else ""
-    return _Preferences(native, native == "big")
-
-
-def _tops(st: SearchType, binary_widths: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """``(widths, largest value each holds)`` for the widths of this kind tried as "ideal"."""
-    widths = np.array(binary_widths if st.digits == "u" else range(1, 9), dtype=np.int64)
-    if st.digits == "d":
-        tops = [100**w - 1 for w in widths]
-    elif st.digits == "n":
-        tops = [10**w - 1 for w in widths]
-    else:
-        tops = [(1 << (8 * int(w) - int(st.signed))) - 1 for w in widths]
-    return widths, np.array([min(t, (1 << 63) - 1) for t in tops], dtype=np.int64)
-
-
-def _misfit(st: SearchType, largest: np.ndarray, digits: int | None) -> np.ndarray:
-    """Rule 4: bytes between ``st``'s width and the narrowest of its kind that holds ``digits``
-    drawn digits (binary: of 1, 2, 4 or 8 bytes), else the largest stored value."""
-    if digits is not None:
-        widths, tops = _tops(st, NATURAL_WIDTHS)
-        need = np.full(len(largest), min(10**digits - 1, (1 << 63) - 1), dtype=np.int64)
-    else:
-        widths, tops = _tops(st, tuple(range(1, 9)))
-        need = largest
-    ideal = widths[np.minimum(np.searchsorted(tops, need), len(widths) - 1)]
-    odd = st.digits == "u" and st.width not in NATURAL_WIDTHS  # 3-byte binary numbers are rare
-    return np.abs(st.width - ideal) + int(odd)
-
-
-def _raw_bytes(snaps: list[Snapshot], positions: np.ndarray, width: int) -> np.ndarray:
-    """``(checkpoints, candidates, width)`` logical bytes of each candidate."""
-    index = positions[:, None] + np.arange(width)
-    return np.stack([snap.buf[index] for snap in snaps])
-
-
-def _exact(st: SearchType, raw: np.ndarray) -> np.ndarray:
-    if st.digits == "u":
-        return np.ones(raw.shape[1], dtype=bool)
-    if st.digits == "d":
-        return np.asarray((((raw & 0xF) <= 9) & ((raw >> 4) <= 9)).all(axis=(0, 2)))
-    return np.asarray((raw <= 9).all(axis=(0, 2)))
-
-
 KEY_COLUMNS = ("lossy", "scale", "mixed", "misfit", "binary_guess", "biased", "abs_bias", "foreign",
                "misaligned", "kind", "signed", "address")
 
 
-def _keys(group: _Group, snaps: list[Snapshot], shown: Shown, prefs: _Preferences) -> dict[str, np.ndarray]:
+def _keys(group: _Group, snaps: list[Snapshot], shown: Shown, prefs: Preferences) -> dict[str, np.ndarray]:
     """The ranking key columns of one group's candidates (rules 1-8 of the module docstring)."""
     st, n = group.st, len(group.positions)
     scale_rank = SCALES.index(group.scale)
@@ -327,22 +271,22 @@ def _keys(group: _Group, snaps: list[Snapshot], shown: Shown, prefs: _Preference
         return np.full(n, value, dtype=np.int64)
 
     return {
-        "lossy": ~_exact(st, _raw_bytes(snaps, group.positions, st.width)),
+        "lossy": ~exact(st, raw_bytes(snaps, group.positions, st.width)),
         "scale": same(scale_rank),
         "mixed": same(st.width > 1 and st.order not in ("little", "big")),
-        "misfit": _misfit(st, np.abs(group.stored).max(axis=1), drawn),
+        "misfit": misfit(st, np.abs(group.stored).max(axis=1), drawn),
         "binary_guess": same(st.digits == "u" and drawn is not None),  # binary widths only roughly match digits
         "biased": group.bias != 0,
         "abs_bias": np.abs(group.bias),
         "foreign": same(bool(native) and st.width > 1 and st.order != native),
         "misaligned": (addresses % 2 == 1) & (prefs.word_aligned and st.width in (2, 4)),
-        "kind": same(_KIND_RANK[st.digits]),
+        "kind": same(KIND_RANK[st.digits]),
         "signed": same(st.signed),
         "address": addresses,
     }
 
 
-def _ranked(groups: list[_Group], snaps: list[Snapshot], shown: Shown, prefs: _Preferences,
+def _ranked(groups: list[_Group], snaps: list[Snapshot], shown: Shown, prefs: Preferences,
             limit: int) -> list[ValueCandidate]:
     if not groups:
         return []
@@ -356,7 +300,7 @@ def _ranked(groups: list[_Group], snaps: list[Snapshot], shown: Shown, prefs: _P
     sort_keys = []
     for rank, i in enumerate(order):
         group, r = groups[owner[i]], row[i]
-        raw = _raw_bytes(snaps, group.positions[r : r + 1], group.st.width)[:, 0, :]
+        raw = raw_bytes(snaps, group.positions[r : r + 1], group.st.width)[:, 0, :]
         address = int(columns["address"][i])
         family = tuple(address + np.flatnonzero((raw != 0).any(axis=0))) or ("zero", address)
         best.setdefault(family, rank)

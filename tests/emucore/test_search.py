@@ -89,7 +89,7 @@ def test_every_op_matches_brute_force(layout):
         got = {(c.address, c.type): c for c in s.candidates}
         assert set(got) == brute(op, value, before, after, before), (op, value)
         for key, c in got.items():
-            assert c.value == after[key] and c.previous == after[key]  # the refinement's snapshot is now "previous"
+            assert c.value == after[key] and c.previous == before[key]  # "previous": the snapshot compared with
 
 
 def test_chained_refinements_from_dense_and_sparse_sets():
@@ -152,7 +152,7 @@ def test_values_equal_memory_read_on_the_games():
                 for row in rows:
                     candidate = c[row]
                     assert candidate.value == memory.read(candidate.address, candidate.type), candidate
-                    assert candidate.previous == s.previous.read(candidate.address, candidate.type)
+                    assert candidate.previous == s.compared.read(candidate.address, candidate.type)
                 assert values is None or len(values) == len(rows)
 
 
