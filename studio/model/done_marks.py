@@ -1,0 +1,309 @@
+"""Alive and game-over examples of the open game, and the done rule they suggest. No Qt.
+
+:class:`DoneMarks` keeps the moments the integrator marked as *alive* or *game over* (the
+emulator's state with the session's frame number) in the studio's workspace for the game
+(``done_marks/alive-000123.state`` and ``done_marks/index.json``), so they survive a restart.
+Episode movies (by default the ones the session recorded in episode mode, each ending at a
+game over) are examples too. :meth:`DoneMarks.suggest` ranks done rules with
+:func:`emucore.search.done_rules`; :meth:`~DoneMarks.preview` replays the regression movies
+under a rule (:mod:`studio.model.done_rule`); :meth:`~DoneMarks.accept` writes it.
+
+>>> marks = DoneMarks(session)
+>>> marks.mark_alive(); ...; marks.mark_over()
+>>> rules = marks.suggest()
+>>> marks.preview(rules[0]), marks.accept(rules[0], doc=doc, watch=watch)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from emucore.errors import EmucoreError
+from emucore.fileio import atomic_write_text
+from emucore.integration import read_data_json, read_state_file, write_state_file
+from emucore.integration.datafile import data_entry
+from emucore.search import DoneRule, done_rules, episode_examples
+from emucore.search.checkpoints import StateLike
+from studio.model.done_rule import Accepted, Preview, accept_rule, preview_rule
+from studio.model.session import Session
+from studio.model.set_aside import describe, set_aside_problem
+
+if TYPE_CHECKING:
+    from studio.model.scenario_doc import ScenarioDocument
+    from studio.model.watch import Watch
+
+FOLDER = "done_marks"
+INDEX = "index.json"
+KINDS = ("alive", "over")
+MARK_FILE = re.compile(r"^(alive|over)-\d{6,}(-\d+)?\.state$")
+NO_RULE = ("no rule separates the examples: mark more alive moments, e.g. right before the game over, "
+           "and check that no game-over mark or episode movie ends while the game still runs")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A marked moment: ``kind`` is ``alive`` or ``over``; ``file`` is in the marks folder."""
+
+    kind: str
+    file: str
+    frame: int
+
+
+class _Chain:
+    """Several iterables of examples in a row, iterable any number of times."""
+
+    def __init__(self, *parts: Iterable[StateLike]):
+        self.parts = parts
+
+    def __iter__(self) -> Iterator[StateLike]:
+        for part in self.parts:
+            yield from part
+
+
+class DoneMarks:
+    """The done examples of one session's game.
+
+    Args:
+        session: The open game; marks live in ``session.states.workspace / "done_marks"``.
+    """
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.folder = Path(session.states.workspace) / FOLDER
+        self.marks: list[Mark] = []
+        self.added: list[str] = []  # movies added by hand
+        self.removed: list[str] = []  # episode movies left out by hand
+        self.episode_folders: list[str] = []  # where the session recorded episodes (besides the default)
+        self._states: dict[str, bytes] = {}
+        self._read_index()
+        self._note_episode_folder()
+        session.on("movie", self._note_episode_folder)
+
+    def close(self) -> None:
+        self.session.off("movie", self._note_episode_folder)
+
+    # ---- the index ----
+
+    @property
+    def index_path(self) -> Path:
+        return self.folder / INDEX
+
+    def _read_index(self) -> None:
+        path = self.index_path
+        if not path.exists():
+            return
+        try:
+            raw = json.loads(path.read_text("utf-8"))
+            if not isinstance(raw, dict):
+                raise ValueError(f"the top level must be an object, not {type(raw).__name__}")
+        except (OSError, ValueError) as exc:
+            self.session.report(set_aside_problem(path, exc, "the done marks are forgotten"))
+            return
+        marks = raw.get("marks", [])
+        good = [m for m in marks if _mark_ok(m)] if isinstance(marks, list) else []
+        self.marks = [Mark(m["kind"], m["file"], m["frame"]) for m in good]
+        bad = not isinstance(marks, list) or len(good) != len(marks)
+        lists = {key: raw.get(key, []) for key in ("movies", "removed", "episode_folders")}
+        for key, value in lists.items():
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                lists[key], bad = [], True
+        self.added, self.removed, self.episode_folders = lists["movies"], lists["removed"], lists["episode_folders"]
+        if bad:
+            problem = "some entries are not {kind, file, frame} marks or lists of paths"
+            self.session.report(set_aside_problem(path, problem, "the other entries are kept"))
+            self._write_index()
+
+    def _write_index(self) -> None:
+        index = {"marks": [m.__dict__ for m in self.marks], "movies": self.added, "removed": self.removed,
+                 "episode_folders": self.episode_folders}
+        atomic_write_text(self.index_path, json.dumps(index, indent=2, sort_keys=True) + "\n")
+
+    # ---- marks ----
+
+    def count(self, kind: str) -> int:
+        return sum(m.kind == kind for m in self.marks)
+
+    def mark_alive(self) -> Mark:
+        """The game now is running: an example the rule must be false on."""
+        return self._mark("alive")
+
+    def mark_over(self) -> Mark:
+        """The game now is over (the first frame of it): an example the rule must be true on."""
+        return self._mark("over")
+
+    def _mark(self, kind: str) -> Mark:
+        state = self.session.emulator.get_state()
+        frame = int(self.session.frame)
+        name, n = f"{kind}-{frame:06d}.state", 2
+        taken = {m.file for m in self.marks}
+        while name in taken or (self.folder / name).exists():
+            name, n = f"{kind}-{frame:06d}-{n}.state", n + 1
+        write_state_file(self.folder / name, state)
+        mark = Mark(kind, name, frame)
+        self.marks.append(mark)
+        self._states[name] = state
+        self._write_index()
+        return mark
+
+    def remove(self, mark: Mark) -> None:
+        """Forgets a mark and deletes its state file."""
+        self.marks = [m for m in self.marks if m != mark]
+        self._states.pop(mark.file, None)
+        (self.folder / mark.file).unlink(missing_ok=True)
+        self._write_index()
+
+    def clear(self, kind: str | None = None) -> None:
+        """Forgets every mark (of ``kind``, when given)."""
+        for mark in [m for m in self.marks if kind is None or m.kind == kind]:
+            self.remove(mark)
+
+    def _state(self, mark: Mark) -> bytes | None:
+        """The mark's state; None when its file cannot be read (then it is set aside, reported, forgotten)."""
+        if mark.file not in self._states:
+            path = self.folder / mark.file
+            try:
+                self._states[mark.file] = read_state_file(path)
+            except (EmucoreError, OSError) as exc:
+                self.session.report(set_aside_problem(path, exc, f"the {mark.kind} mark at frame {mark.frame} "
+                                                      "is forgotten"))
+                self.marks = [m for m in self.marks if m != mark]
+                self._write_index()
+                return None
+        return self._states[mark.file]
+
+    def states(self, kind: str) -> list[bytes]:
+        """The states of the readable marks of ``kind``, in marking order."""
+        found = [self._state(m) for m in list(self.marks) if m.kind == kind]
+        return [s for s in found if s is not None]
+
+    # ---- episode movies ----
+
+    def _note_episode_folder(self) -> None:
+        episodes = self.session.episodes
+        if episodes is None:
+            return
+        folder = str(Path(episodes["folder"]).resolve())
+        if folder not in self.episode_folders and Path(folder) != self._default_episodes().resolve():
+            self.episode_folders.append(folder)
+            self._write_index()
+
+    def _default_episodes(self) -> Path:
+        return Path(self.session.states.workspace) / "episodes"
+
+    def episode_movies(self) -> list[Path]:
+        """The episode movies the session recorded (named ``<game>-<state>-<n>.bk2``), but the one
+        being recorded now."""
+        recording = self.session.recorder.path.resolve() if self.session.recorder is not None else None
+        found: list[Path] = []
+        for folder in [self._default_episodes(), *map(Path, self.episode_folders)]:
+            if folder.is_dir():
+                found += sorted(p for p in folder.glob(f"{self.session.name}-*-[0-9]*.bk2")
+                                if p.resolve() != recording)
+        return found
+
+    def movies(self) -> list[Path]:
+        """The episode movies used as examples: recorded ones not removed, and those added."""
+        found = [p for p in self.episode_movies() if str(p.resolve()) not in self.removed]
+        seen = {p.resolve() for p in found}
+        return found + [Path(p) for p in self.added if Path(p).is_file() and Path(p).resolve() not in seen]
+
+    def add_movie(self, path: str | Path) -> None:
+        """Uses a movie that ends at a game over as examples."""
+        resolved = str(Path(path).resolve())
+        if not Path(resolved).is_file():
+            raise ValueError(f"{path}: no such movie")
+        self.removed = [p for p in self.removed if p != resolved]
+        if resolved not in self.added:
+            self.added.append(resolved)
+        self._write_index()
+
+    def remove_movie(self, path: str | Path) -> None:
+        """Leaves a movie out of the examples (one that did not end at a game over)."""
+        resolved = str(Path(path).resolve())
+        self.added = [p for p in self.added if p != resolved]
+        if resolved not in self.removed:
+            self.removed.append(resolved)
+        self._write_index()
+
+    # ---- rules ----
+
+    def data_variables(self) -> dict[str, dict[str, Any]]:
+        """data.json's variables as ``{name: {"address", "type"[, "mask"]}}`` (``{}`` without the file)."""
+        path = self.session.folder / "data.json"
+        if not path.exists():
+            return {}
+        variables = read_data_json(path)[0]  # IntegrationError (a ValueError) names the file
+        return {name: data_entry(v) for name, v in variables.items()}
+
+    def suggest(self, limit: int = 10) -> list[DoneRule]:
+        """Done rules true on every game-over example and false on every alive one, best first.
+
+        Raises:
+            ValueError: no game-over example, no alive example, no rule separates them, or a
+                file (data.json, a movie, a state) cannot be used.
+        """
+        alive, over = self.states("alive"), self.states("over")
+        movies = self.movies()
+        if not over and not movies:
+            raise ValueError("no game-over example yet: play to the game over and mark it (Mark game over), "
+                             "or record episodes that end at a game over")
+        if not alive and not movies:
+            raise ValueError("no alive example yet: mark moments where the game is running (Mark alive), "
+                             "e.g. right before the game over")
+        data = self.data_variables()
+        emulator = self.session.emulator
+        alive_examples: Iterable[StateLike] = alive
+        over_examples: list[StateLike] = list(over)
+        if movies:
+            try:
+                examples = episode_examples(emulator, movies)
+            except (EmucoreError, OSError) as exc:
+                raise ValueError(f"an episode movie cannot be used: {describe(exc)}") from exc
+            alive_examples = _Chain(alive, examples.alive)
+            over_examples += examples.over
+        rules = done_rules(emulator, alive_examples, over_examples, data=data, limit=limit)
+        if not rules:
+            raise ValueError(NO_RULE)
+        unique: dict[str, DoneRule] = {}  # a byte's "nonzero" and "not-equal 0" write the same rule
+        for rule in rules:
+            unique.setdefault(json.dumps([rule.variables, rule.done], sort_keys=True), rule)
+        return list(unique.values())
+
+    def preview(self, rule: DoneRule) -> list[Preview]:
+        """Each regression movie's first frame where ``rule`` fires, beside its expected done frame."""
+        return preview_rule(self.session.folder, rule)
+
+    def accept(self, rule: DoneRule, *, doc: ScenarioDocument | None = None,
+               watch: Watch | None = None) -> Accepted:
+        """Writes the rule's new variables into data.json and makes it scenario.json's ``done``
+        (through ``watch`` and ``doc`` when given, so their views reload)."""
+        return accept_rule(self.session.folder, rule, doc=doc, watch=watch)
+
+
+def _mark_ok(entry: object) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    kind, file, frame = entry.get("kind"), entry.get("file"), entry.get("frame")
+    return (kind in KINDS and isinstance(file, str) and bool(MARK_FILE.match(file)) and file.startswith(kind)
+            and isinstance(frame, int) and not isinstance(frame, bool) and 0 <= frame < 1 << 62)
+
+
+def rule_terms(rule: DoneRule, data: dict[str, Any]) -> list[str]:
+    """One line per test: ``gameover (new, 0x12 |u1) nonzero`` or ``lives (data.json) equal 0``."""
+    lines = []
+    names = list(rule.done["variables"])
+    for name, test in zip(names, rule.tests):
+        spec = rule.done["variables"][name]
+        where = f"{test.address:#x} {test.type}" + (f" mask {test.mask:#x}" if test.mask is not None else "")
+        origin = "new variable" if name in rule.variables else ("data.json" if name in data else "variable")
+        reference = f" {spec['reference']}" if "reference" in spec else ""
+        lines.append(f"{name} ({origin}, {where}) {spec['op']}{reference}")
+    return lines
+
+
+__all__ = ["DoneMarks", "Mark", "rule_terms"]

@@ -1,0 +1,187 @@
+"""A suggested done rule against the integration: its preview on the regression movies, and
+writing it into data.json and scenario.json. No Qt.
+
+:func:`preview_rule` replays each movie of ``regression.json`` as
+:func:`studio.model.regression.replay` does (same frames, same evaluator) with the rule as the
+only ``done``, and its new variables added to data.json's. :func:`accept_rule` saves through the
+open :class:`~studio.model.watch.Watch` and :class:`~studio.model.scenario_doc.ScenarioDocument`
+when given (their views reload), else atomically through :mod:`emucore.integration`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from emucore import Emulator
+from emucore.actions import ActionGroups
+from emucore.fileio import atomic_write_text
+from emucore.gamedata import GameData
+from emucore.integration import Variable, dump_data_json, dump_scenario_json, read_data_json, read_scenario_json
+from emucore.integration.datafile import data_entry
+from emucore.movie import Movie
+from emucore.scenario import Scenario
+from emucore.search import DoneRule
+from studio.model.regression import RegressionSuite
+
+if TYPE_CHECKING:
+    from studio.model.scenario_doc import ScenarioDocument
+    from studio.model.watch import Watch
+
+NOTHING_SAVED = "nothing was saved"
+
+
+@dataclass(frozen=True)
+class Preview:
+    """One regression movie under a rule: the first line where it fires, and the expected done line."""
+
+    movie: str
+    fires_at: int | None
+    expected: int | None
+    error: str | None = None
+
+    @property
+    def same(self) -> bool:
+        return self.error is None and self.fires_at == self.expected
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """What :func:`accept_rule` wrote."""
+
+    variables: dict[str, dict[str, Any]]  # added to data.json
+    done: dict[str, Any]  # scenario.json's done now
+    previous: Any  # scenario.json's done before, or None
+
+    def describe(self) -> str:
+        added = ", ".join(f"{name} ({spec['address']:#x} {spec['type']})" for name, spec in self.variables.items())
+        text = f"data.json: added {added}; " if added else "data.json: unchanged; "
+        return text + f"scenario.json: done is now {json.dumps(self.done, sort_keys=True)}" + (
+            " (replacing the previous done)" if self.previous else "")
+
+
+def _variables(folder: Path) -> dict[str, Variable]:
+    path = folder / "data.json"
+    return read_data_json(path)[0] if path.exists() else {}
+
+
+def _with_rule(folder: Path, rule: DoneRule) -> dict[str, Variable]:
+    variables = _variables(folder)
+    for name, spec in rule.variables.items():
+        variables[name] = Variable(spec["address"], spec["type"], spec.get("mask"))
+    return variables
+
+
+def first_fire(folder: Path, movie_path: Path, rule: DoneRule) -> int | None:
+    """The first movie line at which ``rule`` is true (None if never), counted as the regression does."""
+    roms = sorted(p for p in folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
+    if not roms:
+        raise FileNotFoundError(f"{folder} has no ROM")
+    scenario = Scenario.parse({"done": rule.done})
+    movie = Movie(movie_path)
+    with Emulator(roms[0]) as emu:
+        data = GameData(_with_rule(folder, rule), scenario, lambda: emu.memory,
+                        ActionGroups(emu.system.actions, emu.system.buttons))
+        emu.step()  # as the env does after configure_data
+        state = movie.get_state()
+        if state:
+            emu.set_state(state)
+        masks = movie.get_masks()
+        for player in range(2):
+            emu.set_button_mask(0, player)
+        emu.step()  # line 0, the reset frame
+        data.reset()
+        data.update_ram()
+        for line in range(1, len(masks)):
+            for player, mask in enumerate(masks[line][:2]):
+                emu.set_button_mask(int(mask), player)
+            emu.step()
+            data.update_ram()
+            if data.is_done():
+                return line
+        return None
+
+
+def preview_rule(folder: Path, rule: DoneRule) -> list[Preview]:
+    """Every attached regression movie under ``rule`` (an unreadable regression.json raises
+    IntegrationError, a ValueError; a movie that cannot be replayed is a row with its error)."""
+    folder = Path(folder)
+    rows = []
+    for expectation in RegressionSuite(folder).expectations():
+        try:
+            rows.append(Preview(expectation.movie, first_fire(folder, folder / expectation.movie, rule),
+                                expectation.done_frame))
+        except Exception as exc:  # noqa: BLE001 - a broken movie is a row to show, not a crash
+            rows.append(Preview(expectation.movie, None, expectation.done_frame, f"{type(exc).__name__}: {exc}"))
+    return rows
+
+
+def _check_against(rule: DoneRule, current: dict[str, Variable]) -> dict[str, dict[str, Any]]:
+    """The rule's variables data.json lacks; ValueError if data.json changed under the rule."""
+    new = {}
+    for name, spec in rule.variables.items():
+        if name not in current:
+            new[name] = spec
+        elif data_entry(current[name]) != spec:
+            raise ValueError(f"data.json has another variable named {name!r} now: suggest again ({NOTHING_SAVED})")
+    for name, test in zip(rule.done["variables"], rule.tests):
+        if name in rule.variables:
+            continue
+        variable = current.get(name)
+        if variable is None or (variable.address, variable.type) != (test.address, test.type):
+            raise ValueError(f"data.json's variable {name!r} changed since the suggestion: suggest again "
+                             f"({NOTHING_SAVED})")
+    return new
+
+
+def _skipped(path: Path, names: list[str]) -> dict[str, Variable]:
+    """The entries stable-retro skips (a type it does not know), to be written back unchanged."""
+    if not names:
+        return {}
+    info = json.loads(path.read_bytes().decode("utf-8-sig")).get("info") or {}
+    kept = {}
+    for name in names:
+        entry = info.get(name)
+        if not isinstance(entry, dict) or not isinstance(entry.get("address"), int) or not isinstance(
+                entry.get("type"), str):
+            raise ValueError(f"{path}: entry {name!r} cannot be kept as it is ({NOTHING_SAVED})")
+        mask = entry.get("mask")
+        kept[name] = Variable(entry["address"], entry["type"], mask if isinstance(mask, int) else None)
+    return kept
+
+
+def accept_rule(folder: Path, rule: DoneRule, *, doc: ScenarioDocument | None = None,
+                watch: Watch | None = None) -> Accepted:
+    """Adds the rule's new variables to data.json, then sets scenario.json's ``done`` to the rule's.
+
+    Raises:
+        ValueError: data.json or scenario.json cannot be read (nothing is saved over them), or
+            data.json changed since the rule was suggested.
+    """
+    folder = Path(folder)
+    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
+    if doc is not None and doc.load_error:
+        raise ValueError(f"{doc.load_error} (fix scenario.json first; {NOTHING_SAVED})")
+    if watch is not None and watch.load_error is not None:
+        raise ValueError(f"{watch.load_error} (fix data.json first; {NOTHING_SAVED})")
+    scenario = read_scenario_json(scenario_path) if scenario_path.exists() else {}
+    current, skipped = read_data_json(data_path) if data_path.exists() else ({}, [])
+    new = _check_against(rule, current)
+    if watch is not None:
+        for name, spec in new.items():
+            watch.add(name, spec["address"], spec["type"], spec.get("mask"))
+    elif new:
+        variables = {**_skipped(data_path, skipped), **current}
+        variables.update({name: Variable(s["address"], s["type"], s.get("mask")) for name, s in new.items()})
+        atomic_write_text(data_path, dump_data_json(variables))
+    previous = scenario.get("done")
+    scenario["done"] = rule.done
+    atomic_write_text(scenario_path, dump_scenario_json(scenario))
+    if doc is not None:
+        doc.reload()
+    return Accepted(new, rule.done, previous)
+
+
+__all__ = ["Accepted", "Preview", "accept_rule", "first_fire", "preview_rule"]
