@@ -29,6 +29,7 @@ from emucore.errors import EmulatorClosedError
 from emucore.fileio import atomic_write_text
 from emucore.integration import IntegrationError, Variable, dump_data_json, parse_data_json
 from emucore.integration.datafile import DATA_FILE
+from studio.model.provenance import Provenance, ProvenanceBook
 from studio.model.sample_ring import SampleRing
 from studio.model.session import Session
 from studio.model.set_aside import problem_of
@@ -72,6 +73,8 @@ class Watch:
             session.report(replace(self.load_problem, consequence="no variables until it is fixed and reloaded; "
                                    "nothing is saved over it"))
         self.history: dict[str, SampleRing] = {name: SampleRing(self.capacity) for name in self.variables}
+        #: How each variable was found, kept in the workspace (not in data.json).
+        self.provenance = ProvenanceBook(session.states.workspace, report=session.report)
         self.frozen: dict[str, int] = {}  # variable name -> value held
         self.frozen_addresses: dict[AddressFreeze, int] = {}
         #: Called after any change to the variables or freezes (not on samples).
@@ -189,8 +192,9 @@ class Watch:
 
     # ---- editing ----
 
-    def add(self, name: str, address: int, type_text: str, mask: int | None = None) -> str:
-        """Adds a variable and saves data.json.
+    def add(self, name: str, address: int, type_text: str, mask: int | None = None, *,
+            provenance: Provenance | None = None) -> str:
+        """Adds a variable and saves data.json; ``provenance`` is recorded with the picture and frame of now.
 
         Returns:
             The name (stripped).
@@ -206,6 +210,11 @@ class Watch:
         self.variables[name] = variable
         self.history[name] = SampleRing(self.capacity)
         self._save()
+        if provenance is not None:
+            frame = self.session.frame if provenance.frame is None else provenance.frame
+            self.provenance.record(name, replace(provenance, frame=frame), self.session.screen())
+        else:
+            self.provenance.remove(name)  # a record left by an earlier variable of that name
         self._changed()
         return name
 
@@ -245,6 +254,7 @@ class Watch:
         if old in self.frozen:
             self.frozen[new] = self.frozen.pop(old)
         self._save()
+        self.provenance.rename(old, new)
         self._changed()
         return new
 
@@ -254,6 +264,7 @@ class Watch:
         self.history.pop(name, None)
         self.frozen.pop(name, None)
         self._save()
+        self.provenance.remove(name)
         self._changed()
 
     # ---- values ----

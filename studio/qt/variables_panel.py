@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.model.provenance import Provenance
 from studio.model.ram import DEFAULT_TYPES, parse_number
 from studio.model.watch import Watch
 from studio.qt.delegates import ChoiceDelegate
 from studio.qt.throttle import Throttle
+from studio.qt.variable_actions import VariableActions
 
 REFRESH_HZ = 15.0
 NAME, ADDRESS, TYPE, MASK, VALUE, FREEZE = range(6)
@@ -102,6 +104,8 @@ class VariablesModel(QAbstractTableModel):
             if column == VALUE:
                 value = self.values.get(name)
                 return "unmapped" if value is None and role == Qt.ItemDataRole.DisplayRole else value
+        if role == Qt.ItemDataRole.ToolTipRole and column == NAME:
+            return self.watch.provenance.tooltip(name)  # how it was found
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (ADDRESS, MASK, VALUE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if column in (ADDRESS, TYPE, VALUE) and role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.ToolTipRole):
@@ -192,11 +196,21 @@ class VariablesPanel(QWidget):
         remove.setToolTip("Remove the selected variables from data.json")
         add.clicked.connect(self._add_clicked)
         remove.clicked.connect(self.remove_selected)
+        poke, about = QPushButton("Poke test..."), QPushButton("About...")
+        poke.setToolTip("Poke a value on a scratch copy of the game: a real counter, a copy, or not shown?")
+        about.setToolTip("How the selected variable was found, and your note about it")
+        #: Poke test, "About this variable" and the table's context menu.
+        self.actions = VariableActions(self)
+        poke.clicked.connect(lambda: self.actions.open_poke_test())
+        about.clicked.connect(lambda: self.actions.show_about())
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(
+            lambda pos: self.actions.context_menu(pos).popup(self.table.viewport().mapToGlobal(pos)))
         self.message = QLabel()
         self.message.setWordWrap(True)
         buttons = QHBoxLayout()
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
+        for button in (add, remove, poke, about):
+            buttons.addWidget(button)
         buttons.addWidget(self.message, 1)
 
         self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
@@ -286,18 +300,19 @@ class VariablesPanel(QWidget):
         color = "#b9770e" if warning else "#c0392b"
         self.message.setStyleSheet(f"color: {color}")
         self.message.setText(text)
+        self.message.setToolTip("")
 
     def selected_names(self) -> list[str]:
         rows = sorted(index.row() for index in self.table.selectionModel().selectedRows())
         return [self.model.names[r] for r in rows if r < len(self.model.names)]
 
-    def add_variable(self, name: str, address: int, type: str) -> str | None:
+    def add_variable(self, name: str, address: int, type: str, provenance: Provenance | None = None) -> str | None:
         """Adds a variable (the name made unique) and selects it; returns its name, None if invalid.
 
-        This is the slot for the memory search's "make variable".
+        This is the slot for the memory search's "make variable"; ``provenance`` says how it was found.
         """
         try:
-            name = self.watch.add(self.watch.unique_name(name), address, type)
+            name = self.watch.add(self.watch.unique_name(name), address, type, provenance=provenance)
         except ValueError as exc:
             self._say(str(exc))
             return None
@@ -310,7 +325,7 @@ class VariablesPanel(QWidget):
 
     def _add_clicked(self) -> None:
         blocks = self.watch.session.emulator.memory.blocks
-        name = self.add_variable("var", blocks[0].start if blocks else 0, "|u1")
+        name = self.add_variable("var", blocks[0].start if blocks else 0, "|u1", Provenance("typed in", []))
         if name is not None:
             self.table.edit(self.model.index(self.model.names.index(name), NAME))
 

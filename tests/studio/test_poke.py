@@ -1,0 +1,181 @@
+"""The poke test on the homebrew games: a real counter, a copy, a value never drawn; the session untouched."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PySide6.QtCore import Qt
+
+from studio.model.opening import resolve_game
+from studio.model.poke import DEFAULT_FRAMES, default_value, poke_test, value_range
+from studio.model.session import Session
+from tests.conftest import ROOT
+
+# StudioDemo-Nes (homebrew/nes/README.md): lives is drawn as a digit; score_digits is recomputed
+# from score every frame (a copy). StudioDemo-Genesis: the binary score is never drawn (the HUD
+# shows score_bcd).
+NES_LIVES, NES_SCORE, NES_DIGITS = (19, "|u1"), (32, "<u2"), (34, ">n5")
+GENESIS_SCORE, GENESIS_BCD = (0xFF0000, ">u4"), (0xFF0004, ">d4")
+
+
+def open_copy(tmp_path, game: str) -> Session:
+    folder = tmp_path / game
+    shutil.copytree(ROOT / "integrations" / game, folder)
+    return Session(*resolve_game(str(folder), None))
+
+
+@pytest.fixture
+def nes(tmp_path):
+    session = open_copy(tmp_path, "StudioDemo-Nes")
+    session.advance(10)
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def genesis(tmp_path):
+    session = open_copy(tmp_path, "StudioDemo-Genesis")
+    session.advance(10)
+    yield session
+    session.close()
+
+
+def test_a_real_counter_keeps_the_poke_and_changes_the_picture(nes):
+    lives = nes.emulator.read(*NES_LIVES)
+    result = poke_test(nes, NES_LIVES)
+    assert result.before == lives and result.poked == lives + 1 and result.frames == DEFAULT_FRAMES
+    assert result.stayed and not result.rewritten and not result.rejoined
+    assert result.screen_changed and 0 < result.pixels_changed < 500  # one digit of the HUD
+    assert result.verdict().startswith("A real value: it kept")
+
+    score = poke_test(nes, NES_SCORE, 4321, frames=20)
+    assert score.stayed and score.screen_changed and score.values == [4321] * 20
+    assert score.baseline == [0] * 20  # no button held: the game's own score stays 0
+
+
+def test_a_copy_is_rewritten_by_the_game_and_the_picture_ends_the_same(nes):
+    result = poke_test(nes, NES_DIGITS, 777)
+    assert not result.stayed and result.rewritten and result.rejoined
+    assert result.rewritten_at == 1 and result.rewritten_to == nes.emulator.read(*NES_SCORE)
+    assert not result.screen_changed and result.pixels_changed == 0
+    assert result.frames_looking_different == [1]  # the NES draws RAM of the frame before, once
+    assert result.verdict().startswith("A copy")
+
+
+def test_a_value_never_drawn_stays_but_changes_nothing_on_screen(genesis):
+    hidden = poke_test(genesis, GENESIS_SCORE, 5000)
+    assert hidden.stayed and not hidden.screen_changed and not hidden.frames_looking_different
+    assert "nothing changed on screen" in hidden.verdict()
+    shown = poke_test(genesis, GENESIS_BCD, 5000)  # the same score as the HUD draws it
+    assert shown.stayed and shown.screen_changed and shown.verdict().startswith("A real value")
+
+
+def test_the_session_is_untouched(genesis):
+    session = genesis
+    session.advance(30)
+    state, picture, frame = session.emulator.get_state(), session.screen().copy(), session.frame
+    rewind, buttons = len(session.rewind), session.emulator.get_button_mask(0)
+    session.set_buttons(0, 1 << 7)
+    poke_test(session, GENESIS_BCD, frames=90)
+    assert session.emulator.get_state() == state and session.frame == frame
+    assert (session.screen() == picture).all() and len(session.rewind) == rewind
+    assert session.emulator.get_button_mask(0) == buttons and session.held[0] == 1 << 7
+    session.advance(1)  # and the game goes on from there
+    assert session.frame == frame + 1
+
+
+def test_no_poke_test_while_a_movie_is_recorded(genesis, tmp_path):
+    genesis.start_recording(tmp_path / "take.bk2")
+    frames = genesis.recorder.frame_count
+    with pytest.raises(ValueError, match="movie"):
+        poke_test(genesis, GENESIS_BCD)
+    assert genesis.recorder.frame_count == frames
+    genesis.stop_recording()
+
+
+def test_clear_errors(nes):
+    with pytest.raises(ValueError, match="not mapped"):
+        poke_test(nes, (0x9000, "|u1"))
+    with pytest.raises(ValueError, match="does not fit"):
+        poke_test(nes, NES_LIVES, 256)
+    with pytest.raises(ValueError, match="does not fit"):
+        poke_test(nes, NES_DIGITS, 100000)
+    with pytest.raises(ValueError, match="already"):
+        poke_test(nes, NES_LIVES, nes.emulator.read(*NES_LIVES))
+    with pytest.raises(ValueError, match="frames"):
+        poke_test(nes, NES_LIVES, frames=0)
+    with pytest.raises(ValueError, match="width"):
+        poke_test(nes, (19, "|u9"))
+
+
+def test_value_ranges_and_default_values():
+    assert value_range("|u1") == (0, 255) and value_range(">i2") == (-32768, 32767)
+    assert value_range(">d2") == (0, 9999) and value_range(">n5") == (0, 99999)
+    assert value_range("<u8") == (0, (1 << 63) - 1)
+    assert default_value(3, "|u1") == 4 and default_value(255, "|u1") == 254
+    assert default_value(-1, "|i1") == 0 and default_value(99, "|d1") == 98
+
+
+# ---- the Variables dock ----
+
+
+@pytest.fixture
+def panel(qtbot, nes):
+    from studio.model.watch import Watch
+    from studio.qt.variables_panel import VariablesPanel
+
+    panel = VariablesPanel(Watch(nes))
+    qtbot.addWidget(panel)
+    panel.resize(560, 600)
+    panel.show()
+    return panel
+
+
+def button(panel, text: str):
+    from PySide6.QtWidgets import QPushButton
+
+    return next(b for b in panel.findChildren(QPushButton) if b.text() == text)
+
+
+def test_the_poke_test_button_asks_runs_and_shows_the_verdict(qtbot, panel):
+    from studio.qt.poke_dialog import PokeTestDialog
+
+    session = panel.watch.session
+    state = session.emulator.get_state()
+    panel.table.selectRow(panel.model.names.index("lives"))
+    qtbot.mouseClick(button(panel, "Poke test..."), Qt.MouseButton.LeftButton)
+    dialog = panel.findChild(PokeTestDialog)
+    assert dialog.isVisible() and dialog.windowTitle() == "Poke test: lives"
+    assert dialog.value.text() == str(session.emulator.read(*NES_LIVES) + 1) and dialog.frames.value() == DEFAULT_FRAMES
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.verdict.text().startswith("A real value") and dialog.result.stayed
+    assert panel.message.text() == f"lives: {dialog.result.verdict()}"
+    assert "Read back after each frame" in panel.message.toolTip() and "Read back" in dialog.verdict.toolTip()
+    assert session.emulator.get_state() == state
+
+    dialog.value.setText("300")  # out of |u1's range: said, nothing run
+    assert dialog.run() is None and "does not fit" in dialog.verdict.text() and "does not fit" in panel.message.text()
+    dialog.close()
+
+
+def test_the_context_menu_offers_the_poke_test_of_the_row(qtbot, panel):
+    from studio.qt.poke_dialog import PokeTestDialog
+
+    row = panel.model.names.index("score_digits")
+    menu = panel.actions.context_menu(panel.table.visualRect(panel.model.index(row, 0)).center())
+    assert panel.selected_names() == ["score_digits"]
+    actions = {a.text(): a for a in menu.actions()}
+    assert set(actions) == {"Poke test...", "About this variable...", "Remove"}
+    actions["Poke test..."].trigger()
+    dialog = panel.findChild(PokeTestDialog)
+    dialog.value.setText("777")
+    assert dialog.run().verdict().startswith("A copy") and panel.message.text().startswith("score_digits: A copy")
+    dialog.close()
+    menu.close()
+
+
+def test_without_a_selection_the_dock_says_so(panel):
+    panel.table.clearSelection()
+    assert panel.actions.open_poke_test() is None and panel.actions.show_about() is None
+    assert "Select a variable" in panel.message.text()

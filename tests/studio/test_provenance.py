@@ -1,0 +1,166 @@
+"""How variables were found: recorded with a picture, shown, annotated, kept across restarts and renames."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from studio.model.provenance import Provenance, ProvenanceBook
+from studio.model.session import Session
+from studio.model.watch import Watch
+
+LIVES = 0xFF0012
+
+
+@pytest.fixture
+def session(demo):
+    session = Session(*demo)
+    session.advance(12)
+    yield session
+    session.close()
+
+
+def found_by_search() -> Provenance:
+    return Provenance("memory search", ["start: 65,536", "decreased: 1,204", "equal: 12", "decreased: 3", "equal: 1"],
+                      details={"type": "|u1", "search": "lives"})
+
+
+def test_a_variable_found_by_a_search_keeps_how_when_and_the_picture(session):
+    watch = Watch(session)
+    watch.add("hearts", LIVES, "|u1", provenance=found_by_search())
+    kept = watch.provenance.get("hearts")
+    assert kept.how == "memory search" and kept.frame == 12 and kept.found_at
+    assert kept.details == {"type": "|u1", "search": "lives"}
+    picture = watch.provenance.screenshot("hearts")
+    assert picture is not None and (picture == session.screen()).all()
+    index = json.loads((session.states.workspace / "provenance.json").read_text())
+    assert index["hearts"]["screenshot"] == kept.screenshot
+    assert (session.states.workspace / "provenance" / kept.screenshot).is_file()
+    data = json.loads((session.folder / "data.json").read_text())["info"]
+    assert data["hearts"] == {"address": LIVES, "type": "|u1"}  # data.json stays as stable-retro reads it
+
+    lines = watch.provenance.tooltip("hearts").splitlines()
+    assert lines[0].startswith("Found by memory search on ") and lines[0].endswith("at frame 12")
+    assert lines[1] == "Steps: start: 65,536 \u2192 decreased: 1,204 \u2192 ... 2 more ... \u2192 equal: 1"
+    assert "not recorded" in watch.provenance.tooltip("score")
+
+
+def test_the_note_rename_and_remove_survive_a_restart(session):
+    watch = Watch(session)
+    watch.add("hearts", LIVES, "|u1", provenance=found_by_search())
+    watch.provenance.set_note("hearts", "  lost when the timer runs out  ")
+    watch.rename("hearts", "lives_left")
+    assert watch.provenance.get("hearts") is None
+    again = Watch(session)  # a restart reads the workspace again
+    kept = again.provenance.get("lives_left")
+    assert kept.note == "lost when the timer runs out" and again.provenance.screenshot("lives_left") is not None
+    assert again.provenance.tooltip("lives_left").endswith("Note: lost when the timer runs out")
+    picture = session.states.workspace / "provenance" / kept.screenshot
+    again.remove("lives_left")
+    assert again.provenance.get("lives_left") is None and not picture.exists()
+    assert Watch(session).provenance.get("lives_left") is None
+
+
+def test_a_name_used_again_does_not_inherit_an_old_record(session):
+    book = ProvenanceBook(session.states.workspace)
+    book.record("hp", Provenance("lives wizard", ["frame 120: shown 3"]), np.zeros((4, 4, 3), np.uint8))
+    watch = Watch(session)  # data.json has no "hp": the record is left over
+    watch.add("hp", LIVES, "|u1")
+    assert watch.provenance.get("hp") is None
+    watch.add("typed", LIVES, "|u1", provenance=Provenance("typed in", []))
+    assert watch.provenance.tooltip("typed").startswith("Typed in on ")
+
+
+def test_a_corrupt_index_is_set_aside_and_reported(session):
+    workspace = session.states.workspace
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "provenance.json").write_text("{not json")
+    watch = Watch(session)
+    problem = next(p for p in session.problems if p.path.name == "provenance.json")
+    assert "not JSON" in problem.problem and problem.kept_as.name == "provenance.json.bad"
+    assert (workspace / "provenance.json.bad").read_text() == "{not json"
+    watch.add("hearts", LIVES, "|u1", provenance=found_by_search())  # a fresh index
+    assert Watch(session).provenance.get("hearts").how == "memory search"
+
+
+def test_bad_entries_are_dropped_and_a_bad_picture_set_aside(session):
+    workspace = session.states.workspace
+    book = ProvenanceBook(workspace)
+    book.record("good", Provenance("find from screen", ["frame 120: shown 000350"]), np.ones((8, 8, 3), np.uint8))
+    index = json.loads((workspace / "provenance.json").read_text())
+    index["evil"] = {**index["good"], "screenshot": "../../data.json"}
+    (workspace / "provenance.json").write_text(json.dumps(index))
+    problems = []
+    book = ProvenanceBook(workspace, report=problems.append)
+    assert set(book.entries) == {"good"} and problems[0].key == "evil"
+    assert set(json.loads((workspace / "provenance.json").read_text())) == {"good"}
+    (workspace / "provenance" / book.get("good").screenshot).write_bytes(b"not a png")
+    assert book.screenshot("good") is None and "good" in problems[-1].consequence
+
+
+# ---- the Variables dock ----
+
+
+@pytest.fixture
+def panel(qtbot, session):
+    from studio.qt.variables_panel import VariablesPanel
+
+    panel = VariablesPanel(Watch(session))
+    qtbot.addWidget(panel)
+    panel.resize(560, 600)
+    panel.show()
+    return panel
+
+
+def name_tooltip(panel, name: str) -> str:
+    from PySide6.QtCore import Qt
+
+    from studio.qt.variables_panel import NAME
+
+    return panel.model.index(panel.model.names.index(name), NAME).data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_the_name_tooltip_tells_how_it_was_found(qtbot, panel):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit, QPushButton
+
+    assert panel.add_variable("hearts", LIVES, "|u1", found_by_search()) == "hearts"
+    assert name_tooltip(panel, "hearts") == panel.watch.provenance.tooltip("hearts")
+    assert name_tooltip(panel, "hearts").startswith("Found by memory search")
+    assert panel.add_variable("from_search", LIVES, "|u1") == "from_search"  # the Search dock's call today
+    assert "not recorded" in name_tooltip(panel, "from_search")
+    add = next(b for b in panel.findChildren(QPushButton) if b.text() == "Add")
+    qtbot.mouseClick(add, Qt.MouseButton.LeftButton)  # by hand: typed in
+    editor = panel.table.findChild(QLineEdit)
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    assert name_tooltip(panel, "var").startswith("Typed in on ")
+
+
+def test_about_shows_the_record_and_saves_the_note(qtbot, panel):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPushButton
+
+    from studio.qt.variable_about import VariableAboutDialog
+
+    panel.add_variable("hearts", LIVES, "|u1", found_by_search())
+    about = next(b for b in panel.findChildren(QPushButton) if b.text() == "About...")
+    qtbot.mouseClick(about, Qt.MouseButton.LeftButton)
+    dialog = panel.findChild(VariableAboutDialog)
+    assert dialog.isVisible() and dialog.how.text() == "memory search" and dialog.steps.count() == 5
+    picture = dialog.picture.pixmap()
+    assert not picture.isNull() and picture.width() >= 320
+    assert "search: lives" in dialog.details.text() and '"|u1"' not in dialog.details.text()
+    dialog.note.setPlainText("3 at the start, lost every 300 frames")
+    dialog.accept()
+    assert panel.watch.provenance.get("hearts").note == "3 at the start, lost every 300 frames"
+    assert name_tooltip(panel, "hearts").endswith("Note: 3 at the start, lost every 300 frames")
+
+    menu = panel.actions.context_menu(panel.table.visualRect(panel.model.index(0, 0)).center())
+    next(a for a in menu.actions() if a.text() == "About this variable...").trigger()
+    unknown = [d for d in panel.findChildren(VariableAboutDialog) if d.isVisible()][-1]
+    assert unknown.name == panel.model.names[0] and "not recorded" in unknown.how.text()
+    assert not unknown.note.isEnabled()
+    unknown.reject()
+    menu.close()
