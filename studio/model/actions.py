@@ -46,6 +46,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("controls", "&Emulation", "&Controls...", "F12", "show_controls"),
     ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", "Ctrl+/", "show_shortcuts"),
     ActionSpec("about", "&Help", "&About", "", "show_about"),
+    ActionSpec("mark_alive", "&Tools", "Mark &alive (a done example)", "Ctrl+Shift+L", "mark_alive"),
+    ActionSpec("mark_over", "&Tools", "Mark game &over (a done example)", "Ctrl+Shift+G", "mark_game_over"),
 )
 # Held, not triggered: the view handles these keys itself.
 REWIND_KEY = "BACKSPACE"

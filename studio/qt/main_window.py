@@ -72,6 +72,7 @@ class MainWindow(QMainWindow):
         self.search_dock = self._dock("Search", self.search_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.search_panel.make_variable.connect(self.variables_panel.add_variable)
         self.scenario_editor = ScenarioEditor(session, self)
+        self.scenario_editor.done_suggest.watch = self.watch
         self.scenario_dock = self._dock("Scenario", self.scenario_editor, Qt.DockWidgetArea.RightDockWidgetArea)
         self._regression_timer = QTimer(self)  # scenario edits re-check the attached movies, debounced
         self._regression_timer.setSingleShot(True)
@@ -398,6 +399,12 @@ class MainWindow(QMainWindow):
 
         self._guard(check)
 
+    def mark_alive(self) -> None:
+        self.statusBar().showMessage(self.scenario_editor.done_suggest.mark_alive(), 5000)
+
+    def mark_game_over(self) -> None:
+        self.statusBar().showMessage(self.scenario_editor.done_suggest.mark_over(), 5000)
+
     def open_game_list(self) -> None:
         from studio.qt.game_list import GameListDialog
 
@@ -437,6 +444,7 @@ class MainWindow(QMainWindow):
         self.search_panel.set_session(session)
         self.scenario_editor.doc.close()
         self.scenario_editor = ScenarioEditor(session, self)
+        self.scenario_editor.done_suggest.watch = self.watch
         self.scenario_editor.doc.on_change(self._regression_timer.start)
         self._set_dock_content(self.scenario_dock, self.scenario_editor)
         old.close()

@@ -39,6 +39,7 @@ from emucore.scenario import OPS
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
 from studio.qt.delegates import ChoiceDelegate
+from studio.qt.done_suggest import DoneSuggestPanel
 from studio.qt.problems import UnreadableBanner
 
 REFRESH_MS = 100  # 10 Hz
@@ -253,11 +254,13 @@ class ScenarioEditor(QWidget):
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addStretch(1)
+        self.done_suggest = DoneSuggestPanel(self.session, self.doc)  # marks -> a suggested rule
         tab = QWidget()
         layout = QVBoxLayout(tab)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.done_lint)
         layout.addLayout(buttons)
+        layout.addWidget(self.done_suggest, 1)
         return tab
 
     def _layout_tab(self) -> QWidget:

@@ -47,23 +47,25 @@ def to_game_over(session: Session) -> None:
         session.advance(1)
 
 
-def mark_two_games(session: Session, marks: DoneMarks) -> None:
+def mark_two_games(session: Session, marks: DoneMarks | None = None, alive=None, over=None) -> None:
     """Alive at the start, right after each lost life and right before the game over; game over
-    where it starts; then START and the same in a second game."""
+    where it starts; then START and the same in a second game (by ``marks``, or the callables)."""
+    alive = alive or marks.mark_alive
+    over = over or marks.mark_over
     for frame in (0, 150, 300, 600, 899):
         session.advance(frame - session.frame)
-        marks.mark_alive()
+        alive()
     to_game_over(session)
-    marks.mark_over()
+    over()
     session.set_buttons(0, 1 << session.system.buttons.index("START"))
     session.advance(1)
     session.set_buttons(0, 0)
     start = session.frame
     for frame in (5, 300, 650, 898):
         session.advance(start + frame - session.frame)
-        marks.mark_alive()
+        alive()
     to_game_over(session)
-    marks.mark_over()
+    over()
 
 
 def first_termination(env, limit: int = 3000) -> tuple[int, dict] | None:
@@ -258,3 +260,49 @@ def test_a_rule_from_atari_episodes_ends_a_held_out_episode_where_the_shipped_on
     marks.accept(rule)
     session.close()
     assert replay(folder, held_out)[1] == expected
+
+
+def open_window(qtbot, folder: Path):
+    from studio.model.settings import Settings
+    from studio.qt.main_window import MainWindow
+
+    window = MainWindow(open_session(folder), Settings(), persist=False)
+    window.timer.stop()  # the test steps the game itself
+    qtbot.addWidget(window)
+    return window
+
+
+def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views(qtbot, nes):
+    """The shortcuts mark, the box lists the terms and the preview per regression movie, and
+    Accept writes through the variables dock's Watch and the scenario document."""
+    from studio.model.actions import ACTIONS
+
+    session = open_session(nes)
+    session.start_recording(nes / "to-the-end.bk2")
+    to_game_over(session)
+    session.advance(10)
+    session.stop_recording()
+    session.close()
+    RegressionSuite(nes).attach(nes / "to-the-end.bk2")  # no done yet: expected None
+    window = open_window(qtbot, nes)
+    box = window.scenario_editor.done_suggest
+    shortcuts = {spec.shortcut for spec in ACTIONS if spec.shortcut}
+    assert len(shortcuts) == len([s for s in ACTIONS if s.shortcut])  # no shortcut twice
+    assert window.actions["mark_alive"].shortcut().toString() == "Ctrl+Shift+L"
+    assert "no game-over example yet" in box.suggest() and not box.message.isHidden()
+    session = window.session
+    mark_two_games(session, alive=window.actions["mark_alive"].trigger, over=box.buttons["over"].click)
+    assert window.statusBar().currentMessage() == "marked frame 1799 as alive"
+    assert box.counts.text() == "alive marks: 9   game-over marks: 2   episode movies: 0"
+    assert "rules, best first" in box.suggest()
+    assert box.rule_list.item(0).text() == "1. gameover (new variable, 0x12 |u1) nonzero"
+    line = 900 - 1  # the game over's session frame; the movie's line 0 (its reset frame) was session frame 1
+    assert box.preview.text() == f"to-the-end.bk2: fires at frame {line}, expected: no done  (differs)"
+    accepted = box.accept()
+    assert accepted.startswith("accepted gameover nonzero: data.json: added gameover (0x12 |u1)")
+    assert window.watch.variables["gameover"].address == GAME_OVER  # the variables dock has it
+    assert window.scenario_editor.doc.data["done"] == {"variables": {"gameover": {"op": "nonzero"}}}
+    assert window.scenario_editor.tree.topLevelItemCount() >= 1
+    (nes / "scenario.json").write_text("{")
+    window.scenario_editor.doc.reload()
+    assert "fix scenario.json first; nothing was saved" in box.accept() and not box.message.isHidden()

@@ -1,0 +1,192 @@
+"""The Done tab's "suggest a rule" box: mark alive and game-over moments, list the rules they
+suggest with their terms, preview one on the regression movies, and accept it.
+
+Behaviour lives in :class:`studio.model.done_marks.DoneMarks`; errors are shown here, never raised
+into Qt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from emucore.errors import EmucoreError
+from emucore.search import DoneRule
+from studio.model.done_marks import DoneMarks, rule_terms
+from studio.model.done_rule import Preview
+from studio.model.session import Session
+
+if TYPE_CHECKING:
+    from studio.model.scenario_doc import ScenarioDocument
+    from studio.model.watch import Watch
+
+ERROR_STYLE = "color: #c62828;"
+OK_STYLE = "color: #2e7d32;"
+
+
+def preview_line(row: Preview) -> str:
+    """``take.bk2: fires at frame 612, expected done frame 612``."""
+    if row.error:
+        return f"{row.movie}: cannot be replayed: {row.error}"
+    fires = f"fires at frame {row.fires_at}" if row.fires_at is not None else "never fires"
+    expected = f"expected done frame {row.expected}" if row.expected is not None else "expected: no done"
+    return f"{row.movie}: {fires}, {expected}" + ("" if row.same else "  (differs)")
+
+
+class DoneSuggestPanel(QGroupBox):
+    """Marks, suggested rules, their preview and "Accept", for the open game.
+
+    Args:
+        session: The game being played.
+        doc: The scenario document (reloaded when a rule is accepted).
+        parent: The Qt parent.
+
+    ``watch`` may be set to the window's :class:`~studio.model.watch.Watch` so an accepted rule's
+    new variables go through it (the variables dock shows them at once).
+    """
+
+    def __init__(self, session: Session, doc: ScenarioDocument | None = None, parent: QWidget | None = None):
+        super().__init__("Suggest a done rule from examples", parent)
+        self.session = session
+        self.doc = doc
+        self.watch: Watch | None = None
+        self.marks = DoneMarks(session)
+        self.rules: list[DoneRule] = []
+        self.previews: list[Preview] = []
+        self.counts = QLabel()
+        self.rule_list = QListWidget()
+        self.rule_list.setMinimumHeight(60)
+        self.rule_list.currentRowChanged.connect(self._rule_chosen)
+        self.preview = QLabel()
+        self.preview.setTextFormat(Qt.TextFormat.PlainText)
+        self.preview.setWordWrap(True)
+        self.message = QLabel()
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setWordWrap(True)
+        self.message.hide()
+        marking = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
+        for key, title, slot in (("alive", "Mark alive", self.mark_alive), ("over", "Mark game over", self.mark_over),
+                                 ("clear", "Clear marks", self.clear_marks), ("suggest", "Suggest", self.suggest)):
+            button = QPushButton(title)
+            button.clicked.connect(lambda _=False, s=slot: s())
+            marking.addWidget(button)
+            self.buttons[key] = button
+        marking.addStretch(1)
+        self.accept_button = QPushButton("Accept")
+        self.accept_button.setEnabled(False)
+        self.accept_button.clicked.connect(lambda _=False: self.accept())
+        accepting = QHBoxLayout()
+        accepting.addWidget(QLabel("Regression movies under the chosen rule:"), 1)
+        accepting.addWidget(self.accept_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.counts)
+        layout.addLayout(marking)
+        layout.addWidget(self.rule_list, 1)
+        layout.addLayout(accepting)
+        layout.addWidget(self.preview)
+        layout.addWidget(self.message)
+        self._show_counts()
+
+    # ---- commands ----
+
+    def mark_alive(self) -> str:
+        """Marks the moment on screen as alive; returns the notice (or the error) shown."""
+        return self._run(lambda: self._marked(self.marks.mark_alive().frame, "alive"))
+
+    def mark_over(self) -> str:
+        """Marks the moment on screen as the game over; returns the notice (or the error) shown."""
+        return self._run(lambda: self._marked(self.marks.mark_over().frame, "game over"))
+
+    def clear_marks(self) -> str:
+        return self._run(lambda: (self.marks.clear(), "the marks are cleared")[1])
+
+    def _marked(self, frame: int, what: str) -> str:
+        return f"marked frame {frame} as {what}"
+
+    def suggest(self) -> str:
+        """Lists the ranked rules (the best one chosen and previewed)."""
+        def run() -> str:
+            self.rules = []
+            self.rule_list.clear()
+            self.rules = self.marks.suggest()
+            data = self.marks.data_variables()
+            for rank, rule in enumerate(self.rules, 1):
+                lines = rule_terms(rule, data)
+                joined = " and " if len(lines) > 1 else ""
+                item = QListWidgetItem(f"{rank}. " + f"\n    {joined}".join(lines))
+                item.setToolTip(rule.describe())
+                self.rule_list.addItem(item)
+            self.rule_list.setCurrentRow(0)
+            return f"{len(self.rules)} rules, best first (fewest terms, your variables, stable values)"
+
+        return self._run(run)
+
+    def _rule_chosen(self, row: int) -> None:
+        self.accept_button.setEnabled(0 <= row < len(self.rules))
+        self.previews = []
+        if not 0 <= row < len(self.rules):
+            self.preview.setText("")
+            return
+        try:
+            self.previews = self.marks.preview(self.rules[row])
+        except (EmucoreError, OSError, ValueError, RuntimeError) as exc:
+            self.preview.setText(f"no preview: {exc}")
+            return
+        self.preview.setText("\n".join(map(preview_line, self.previews)) or
+                             "(no movie is attached to the regression: Tools > Attach a movie)")
+
+    @property
+    def chosen(self) -> DoneRule | None:
+        row = self.rule_list.currentRow()
+        return self.rules[row] if 0 <= row < len(self.rules) else None
+
+    def accept(self) -> str:
+        """Writes the chosen rule (new variables into data.json, the done into scenario.json)."""
+        def run() -> str:
+            rule = self.chosen
+            if rule is None:
+                raise ValueError("suggest a rule and choose one first")
+            watch = self.watch if self.watch is not None and self.watch.session is self.session else None
+            accepted = self.marks.accept(rule, doc=self.doc, watch=watch)
+            return f"accepted {rule.describe()}: {accepted.describe()}"
+
+        return self._run(run)
+
+    # ---- display ----
+
+    def _run(self, action: Callable[[], Any]) -> str:
+        """Runs a command; its notice or error is shown in the box and returned."""
+        try:
+            text, error = str(action()), False
+        except (EmucoreError, OSError, ValueError, RuntimeError) as exc:
+            text, error = str(exc), True
+        self._show_counts()
+        self.message.setText(text)
+        self.message.setStyleSheet(ERROR_STYLE if error else OK_STYLE)
+        self.message.setVisible(bool(text))
+        return text
+
+    def _show_counts(self) -> None:
+        marks = self.marks
+        self.counts.setText(f"alive marks: {marks.count('alive')}   game-over marks: {marks.count('over')}   "
+                            f"episode movies: {len(marks.movies())}")
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.marks.close()
+        super().closeEvent(event)
+
+
+__all__ = ["DoneSuggestPanel", "preview_line"]
