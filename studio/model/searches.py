@@ -21,6 +21,28 @@ TYPE_PRESETS: dict[str, tuple[str, ...] | None] = {
     "2 bytes": ("<u2", ">u2", "<i2", ">i2", "<d2", ">d2"),
     "4 bytes": ("<u4", ">u4", "<i4", ">i4", "<d4", ">d4"),
 }
+# Systems whose CPU works a byte at a time: games keep counters in single bytes, so a search
+# starts with 1-byte types there (as BizHawk's RAM search does); others start with the system's.
+EIGHT_BIT_SYSTEMS = frozenset({"Nes", "Atari2600", "Sms", "GameGear", "GameBoy", "GbColor", "PCEngine"})
+WIDER = {"1 byte": "2 bytes", "2 bytes": "4 bytes", "4 bytes": "System types", "System types": "All 44 types"}
+
+
+def default_preset(system_name: str | None, remembered: dict[str, str] | None = None) -> str:
+    """The type list a new search of this system starts with: the user's last choice for the
+    system, else 1 byte on 8-bit systems and the system's types elsewhere."""
+    chosen = (remembered or {}).get(system_name or "")
+    if chosen in TYPE_PRESETS:
+        return chosen
+    return "1 byte" if system_name in EIGHT_BIT_SYSTEMS else "System types"
+
+
+def switch_hint(preset: str, count: int) -> str:
+    """What to try when a search with ``preset`` types ran out of candidates ("" otherwise)."""
+    wider = WIDER.get(preset)
+    if count or wider is None:
+        return ""
+    return (f"No candidate is left with {preset.lower()}: the value may be wider or encoded otherwise. "
+            f"Try \"{wider}\" and start again.")
 
 
 class SearchBook:
@@ -35,6 +57,7 @@ class SearchBook:
         self._searches: dict[str, MemorySearch] = {}
         self.current_name: str | None = None
         self.listeners: list[Callable[[str], None]] = []
+        self.value_texts: dict[str, str] = {}  # each search's own value box
 
     @property
     def emulator(self) -> Any:
@@ -105,6 +128,8 @@ class SearchBook:
             return
         new = self._check_name(new)
         self._searches = {new if k == old else k: v for k, v in self._searches.items()}
+        if old in self.value_texts:
+            self.value_texts[new] = self.value_texts.pop(old)
         if self.current_name == old:
             self.current_name = new
         self._emit("searches")
@@ -114,6 +139,7 @@ class SearchBook:
         self.get(name)
         names = self.names()
         del self._searches[name]
+        self.value_texts.pop(name, None)
         if self.current_name == name:
             index = names.index(name)
             rest = self.names()

@@ -40,6 +40,7 @@ class Settings:
     rewind_seconds: int = 20
     window_geometry: str = ""  # Qt's saveGeometry(), base64
     window_state: str = ""  # Qt's saveState() (dock layout), base64
+    search_types: dict[str, str] = field(default_factory=dict)  # system -> the search dock's type list title
 
     def add_recent(self, path: str) -> None:
         self.recent = [path] + [p for p in self.recent if p != path]
@@ -94,6 +95,7 @@ _CHECKS = {
     "rewind_seconds": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 3600,
     "window_geometry": _strings,
     "window_state": _strings,
+    "search_types": lambda v: _mapping(v, _strings),
 }
 
 

@@ -68,7 +68,7 @@ class MainWindow(QMainWindow):
         self.ram_dock = self._dock("RAM", self.ram_viewer, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.variables_panel = VariablesPanel(self.watch, self)
         self.variables_dock = self._dock("Variables", self.variables_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.search_panel = MemorySearchPanel(session, parent=self)
+        self.search_panel = MemorySearchPanel(session, remembered_types=self.settings.search_types, parent=self)
         self.search_dock = self._dock("Search", self.search_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.search_panel.make_variable.connect(self.variables_panel.add_variable)
         self.scenario_editor = ScenarioEditor(session, self)

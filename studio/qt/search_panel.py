@@ -1,54 +1,52 @@
-"""The memory search dock: named searches, refinements, history, and the candidates as a table.
+"""The memory search dock: named searches, refinements, history, and the candidates.
 
-Everything goes through :class:`studio.model.searches.SearchBook`. The candidate table is a
-virtual model over the search's numpy arrays: rows are computed a chunk at a time when the view
-asks for them, so a million candidates cost no more than a hundred. Live values refresh at most
-10 times a second, decoding only the chunks the view shows.
+Everything goes through :class:`studio.model.searches.SearchBook`. The candidates are a tree
+(:mod:`studio.qt.candidate_tree`): one row per address with the types that fit there inside,
+the most plausible first. Live values refresh at most 10 times a second, for the rows in view.
 """
 
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGridLayout,
-    QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from emucore.errors import EmulatorClosedError
-from emucore.search import OPS, Candidates
-from studio.model.searches import TYPE_PRESETS, SearchBook
+from emucore.search import OPS
+from studio.model.searches import TYPE_PRESETS, SearchBook, default_preset, switch_hint
+from studio.qt.candidate_tree import CandidateTreeModel, CandidateViews
+from studio.qt.forms import box, button, line, row
 from studio.qt.throttle import Throttle
 
 REFRESH_HZ = 10.0
-CHUNK = 256  # rows decoded together
-MAX_CHUNKS = 64
-ADDRESS, TYPE, VALUE, PREVIOUS = range(4)
-HEADERS = ("Address", "Type", "Value", "Previous")
-Index = QModelIndex | QPersistentModelIndex
+VALUE_OPS = ("equal", "not-equal", "less", "greater")  # compare with the value box, else a snapshot
+AMOUNT_OPS = ("increased-by", "decreased-by")  # need the value box
 OP_TITLES = {
     "equal": "=", "not-equal": "\u2260", "less": "<", "greater": ">", "increased": "increased",
     "decreased": "decreased", "changed": "changed", "unchanged": "unchanged",
     "increased-by": "increased by", "decreased-by": "decreased by",
+}
+FAMILY_FILTERS: dict[str, frozenset[str] | None] = {
+    "All type families": None,
+    "Binary (u)": frozenset({"binary"}),
+    "Signed (i)": frozenset({"signed"}),
+    "BCD (d)": frozenset({"bcd"}),
+    "Digits (n)": frozenset({"nibble"}),
 }
 
 
@@ -64,141 +62,6 @@ def parse_value(text: str) -> int | None:
     return sign * int(text, 0)
 
 
-class CandidatesModel(QAbstractTableModel):
-    """A search's candidates as rows (address, type, value now, value at the previous snapshot)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.candidates: Candidates | None = None
-        self._rows: OrderedDict[int, tuple[list[str], list[str]]] = OrderedDict()  # chunk -> texts
-        self._values: OrderedDict[int, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # chunk -> values
-
-    def set_candidates(self, candidates: Candidates | None) -> None:
-        self.beginResetModel()
-        self.candidates = candidates
-        self._rows.clear()
-        self._values.clear()
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 (Qt's names)
-        return 0 if parent.isValid() or self.candidates is None else len(self.candidates)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return HEADERS[section]
-        return None
-
-    @staticmethod
-    def _cached(cache: OrderedDict, chunk: int, make: Callable[[], Any]) -> Any:
-        found = cache.get(chunk)
-        if found is None:
-            found = cache[chunk] = make()
-            if len(cache) > MAX_CHUNKS:
-                cache.popitem(last=False)
-        else:
-            cache.move_to_end(chunk)
-        return found
-
-    def _chunk_rows(self, chunk: int) -> tuple[list[str], list[str]]:
-        candidates = self.candidates
-        assert candidates is not None
-        start = chunk * CHUNK
-        positions, tids = candidates.rows(start, start + CHUNK)
-        addresses = candidates.set.layout.addresses(positions)
-        types = candidates.types
-        return [f"0x{int(a):X}" for a in addresses], [types[int(t)] for t in tids]
-
-    def _chunk_values(self, chunk: int) -> tuple[np.ndarray, np.ndarray]:
-        candidates = self.candidates
-        assert candidates is not None
-        start = chunk * CHUNK
-        previous = candidates.previous(start, start + CHUNK)
-        try:
-            return candidates.values(start, start + CHUNK), previous
-        except EmulatorClosedError:  # closed under the panel: no live values
-            return np.full(len(previous), np.iinfo(np.int64).min), previous
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or self.candidates is None:
-            return None
-        column = index.column()
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if column in (VALUE, PREVIOUS):
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            return None
-        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return None
-        row = index.row()
-        if not 0 <= row < len(self.candidates):
-            return None
-        chunk, at = divmod(row, CHUNK)
-        if column in (ADDRESS, TYPE):
-            addresses, types = self._cached(self._rows, chunk, lambda: self._chunk_rows(chunk))
-            return addresses[at] if column == ADDRESS else types[at]
-        values, previous = self._cached(self._values, chunk, lambda: self._chunk_values(chunk))
-        value = int(values[at] if column == VALUE else previous[at])
-        if value == np.iinfo(np.int64).min and column == VALUE:
-            return None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{value} (0x{value & 0xFFFFFFFFFFFFFFFF:X})"
-        return str(value)
-
-    def candidate(self, row: int) -> tuple[int, str] | None:
-        """``(address, type)`` of a row."""
-        if self.candidates is None or not 0 <= row < len(self.candidates):
-            return None
-        return int(self.candidates.addresses(row, row + 1)[0]), self.candidates.types[
-            int(self.candidates.type_indices(row, row + 1)[0])]
-
-    def refresh_values(self, first: int, last: int) -> None:
-        """Reads memory again and repaints the value column of rows ``first..last``."""
-        if self.candidates is None or not len(self.candidates):
-            return
-        try:
-            self.candidates.refresh()
-        except EmulatorClosedError:
-            return
-        self._values.clear()
-        last = min(last, len(self.candidates) - 1)
-        if first <= last:
-            self.dataChanged.emit(self.index(first, VALUE), self.index(last, VALUE), [Qt.ItemDataRole.DisplayRole])
-
-
-def _button(title: str, tip: str, slot: Callable[..., Any]) -> QPushButton:
-    button = QPushButton(title)
-    button.setToolTip(tip)
-    button.clicked.connect(slot)
-    return button
-
-
-def _line(placeholder: str, tip: str) -> QLineEdit:
-    line = QLineEdit()
-    line.setPlaceholderText(placeholder)
-    line.setToolTip(tip)
-    return line
-
-
-def _row(*items: QWidget | tuple[QWidget, int]) -> QHBoxLayout:
-    """A row of widgets; ``(widget, stretch)`` for the ones that take the room left."""
-    row = QHBoxLayout()
-    for item in items:
-        widget, stretch = item if isinstance(item, tuple) else (item, 0)
-        row.addWidget(widget, stretch)
-    return row
-
-
-def _box(widget: QWidget, below: QHBoxLayout) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    layout.addWidget(widget)
-    layout.addLayout(below)
-    return box
-
-
 class MemorySearchPanel(QWidget):
     """Memory search over a session's emulator.
 
@@ -206,6 +69,8 @@ class MemorySearchPanel(QWidget):
         session: The open game (anything with ``emulator`` and ``on("frame", callback)``).
         book: The searches to show (default: a new book over ``session.emulator``).
         on_make_variable: Also called as ``on_make_variable(name, address, type)`` on "Make variable".
+        remembered_types: system -> type list title, the user's choices (updated in place; the
+            window saves it with the settings).
         parent: The Qt parent.
 
     Signals:
@@ -215,70 +80,83 @@ class MemorySearchPanel(QWidget):
     make_variable = Signal(str, int, str)
 
     def __init__(self, session: Any, book: SearchBook | None = None,
-                 on_make_variable: Callable[[str, int, str], Any] | None = None, parent: QWidget | None = None):
+                 on_make_variable: Callable[[str, int, str], Any] | None = None,
+                 remembered_types: dict[str, str] | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
         self.book = book or SearchBook(lambda: self.session.emulator)
         self.on_make_variable = on_make_variable
+        self.remembered_types = remembered_types if remembered_types is not None else {}
         self._throttle = Throttle(self, REFRESH_HZ, self.refresh_values)
 
         self.names = QComboBox()
-        self.names.setToolTip("Searches side by side: each keeps its own candidates and history")
+        self.names.setToolTip("Searches side by side: each keeps its own candidates, history and value box")
         self.names.activated.connect(lambda i: self._guard(lambda: self.book.select(self.names.itemText(i))))
         self.types = QComboBox()
         self.types.addItems(list(TYPE_PRESETS))
-        self.types.setToolTip("The data.json types tried at every address")
-        self.start_value = _line("unknown", "Start from this value, or leave empty for an unknown value")
+        self.types.setToolTip("The data.json types tried at every address (remembered per system)")
+        self.types.activated.connect(self._types_chosen)
+        self.start_value = line("unknown", "Start from this value, or leave empty for an unknown value")
         self.start_value.returnPressed.connect(self.start)
-        self.value = _line("value / amount", "=, \u2260, <, >: compare with this value (empty: with the snapshot "
-                           "chosen next to it);\nincreased by / decreased by: the exact amount")
+        self.value = line("value box", "This search's value: =, \u2260, <, > compare with it (empty: with the "
+                           "snapshot chosen next to it);\nincreased by / decreased by: the exact amount")
+        self.value.textChanged.connect(self._value_edited)
         self.against = QComboBox()
         self.against.addItems(["previous", "first"])
-        self.against.setToolTip("The snapshot compared with when no value is given")
-        self.op_buttons = {op: _button(OP_TITLES[op], op, lambda _=False, op=op: self.refine(op)) for op in OPS}
+        self.against.setToolTip("The snapshot compared with when the value box is empty")
+        self.against.currentTextChanged.connect(lambda _: self._title_buttons())
+        self.op_buttons = {op: button(OP_TITLES[op], op, lambda _=False, op=op: self.refine(op)) for op in OPS}
         ops = QGridLayout()
-        for i, button in enumerate(self.op_buttons.values()):
-            ops.addWidget(button, i // 5, i % 5)
+        for i, op_button in enumerate(self.op_buttons.values()):
+            ops.addWidget(op_button, i // 5, i % 5)
 
         self.history = QListWidget()
         self.history.setToolTip("Refinements and the candidates left after each")
-        self.undo_button = _button("Undo", "Back one refinement", lambda: self.book.undo())
-        self.redo_button = _button("Redo", "Forward one undone refinement", lambda: self.book.redo())
+        self.undo_button = button("Undo", "Back one refinement", lambda: self.book.undo())
+        self.redo_button = button("Redo", "Forward one undone refinement", lambda: self.book.redo())
 
-        self.model = CandidatesModel()
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.setAlternatingRowColors(True)
-        self.table.doubleClicked.connect(lambda index: self.make_variable_from(index.row()))
+        self.model = CandidateTreeModel()
+        self.views = CandidateViews(self.model)
+        for view in (self.views.tree, self.views.flat):
+            view.doubleClicked.connect(lambda index: self.make_variable_from(index))
+        self.group = QCheckBox("By address")
+        self.group.setChecked(True)
+        self.group.setToolTip("One row per address, the types that fit there inside (most plausible first)")
+        self.families = QComboBox()
+        self.families.addItems(list(FAMILY_FILTERS))
+        self.families.setToolTip("Show one family of types only")
+        self.hide_zero = QCheckBox("Hide zero-extended")
+        self.hide_zero.setChecked(True)
+        self.hide_zero.setToolTip("Hide wider types whose extra bytes were zero at every snapshot of the search,\n"
+                                  "when a narrower type reads the same bytes")
+        for check in (self.group, self.hide_zero):
+            check.toggled.connect(lambda _: self._view_options_changed())
+        self.families.currentIndexChanged.connect(lambda _: self._view_options_changed())
         self.count = QLabel()
         self.message = QLabel()
         self.message.setWordWrap(True)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(_box(self.history, _row(self.undo_button, self.redo_button)))
-        splitter.addWidget(_box(self.table, _row(
+        splitter.addWidget(box(self.history, row(self.undo_button, self.redo_button)))
+        candidates = box(self.views, row(
             (self.count, 1),
-            _button("Make variable...", "Add the selected candidate to the integration's variables",
-                    lambda: self.make_variable_from(next(iter(self.selected_rows()), -1))),
-            _button("Remove", "Drop the selected candidates from this search (undoable)", self.remove_selected),
-        )))
+            button("Make variable...", "Add the selected candidate to the integration's variables",
+                    lambda: self.make_variable_from(self.table.currentIndex())),
+            button("Remove", "Drop the selected candidates from this search (undoable)", self.remove_selected),
+        ))
+        candidates.layout().insertLayout(0, row(self.group, (self.families, 1), self.hide_zero))
+        splitter.addWidget(candidates)
         splitter.setChildrenCollapsible(False)
         splitter.setSizes([120, 400])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(_row((self.names, 1), _button("New", "A new search beside the others", self.new_search),
-                              _button("Rename...", "Rename this search", self.rename_search),
-                              _button("Delete", "Delete this search", self.delete_search)))
-        layout.addLayout(_row(QLabel("Types"), (self.types, 1), QLabel("Value"), self.start_value,
-                              _button("Start", "Start this search over from memory now", self.start)))
+        layout.addLayout(row((self.names, 1), button("New", "A new search beside the others", self.new_search),
+                              button("Rename...", "Rename this search", self.rename_search),
+                              button("Delete", "Delete this search", self.delete_search)))
+        layout.addLayout(row(QLabel("Types"), (self.types, 1), QLabel("Value"), self.start_value,
+                              button("Start", "Start this search over from memory now", self.start)))
         layout.addLayout(ops)
-        layout.addLayout(_row((self.value, 1), QLabel("against"), self.against))
+        layout.addLayout(row((self.value, 1), QLabel("against"), self.against))
         layout.addWidget(self.message)
         layout.addWidget(splitter, 1)
 
@@ -288,8 +166,13 @@ class MemorySearchPanel(QWidget):
 
     # ---- session wiring ----
 
+    def _system_name(self) -> str | None:
+        system = getattr(self.session.emulator, "system", None)
+        return getattr(system, "name", None)
+
     def _attach(self) -> None:
         self.session.on("frame", self._frame)
+        self.types.setCurrentText(default_preset(self._system_name(), self.remembered_types))
 
     def _detach(self) -> None:
         self.session.off("frame", self._frame)
@@ -309,7 +192,7 @@ class MemorySearchPanel(QWidget):
         """Stops listening to the session and lets go of the candidates (before the game closes)."""
         self._detach()
         self._throttle.stop()
-        self.model.set_candidates(None)
+        self.model.set_search(None)
 
     def _frame(self) -> None:
         """Frames ran: refresh the visible values at most 10 times a second, and once at the end."""
@@ -321,23 +204,11 @@ class MemorySearchPanel(QWidget):
         super().showEvent(event)
         self.refresh_values()
 
-    def visible_rows(self) -> tuple[int, int]:
-        """The first and last rows the table shows (-1, -1 when none)."""
-        rows = self.model.rowCount()
-        if not rows:
-            return -1, -1
-        first = self.table.rowAt(0)
-        last = self.table.rowAt(max(self.table.viewport().height() - 1, 0))
-        first = 0 if first < 0 else first
-        last = min(rows - 1, first + 200) if last < 0 else last
-        return first, last
-
     def refresh_values(self) -> None:
         """Re-reads the values of the rows in view now."""
         self._throttle.mark()
-        first, last = self.visible_rows()
-        if first >= 0:
-            self.model.refresh_values(first, last)
+        self.model.refresh_values()
+        self.table.viewport().update()
 
     # ---- model events ----
 
@@ -349,8 +220,12 @@ class MemorySearchPanel(QWidget):
             if self.book.current_name is not None:
                 self.names.setCurrentText(self.book.current_name)
             self.names.blockSignals(False)
+            self.value.blockSignals(True)
+            self.value.setText(self.book.value_texts.get(self.book.current_name or "", ""))
+            self.value.blockSignals(False)
+            self._title_buttons()
         search = self.book.current
-        self.model.set_candidates(search.candidates if search is not None else None)
+        self._guard(lambda: self.model.set_search(search), clear=False)
         self.history.clear()
         for entry in self.book.history():
             item = QListWidgetItem(f"{entry.label}: {entry.count:,}")
@@ -362,29 +237,74 @@ class MemorySearchPanel(QWidget):
         position = search.position if search is not None else -1
         if position >= 0:
             self.history.setCurrentRow(position)
-        for row in range(position + 1, self.history.count()):  # can be redone
-            self.history.item(row).setForeground(self.palette().placeholderText())
+        for undone in range(position + 1, self.history.count()):  # can be redone
+            self.history.item(undone).setForeground(self.palette().placeholderText())
         self.undo_button.setEnabled(search is not None and search.can_undo)
         self.redo_button.setEnabled(search is not None and search.can_redo)
-        count = search.count if search is not None else 0
-        self.count.setText(f"{count:,} candidates" if search is not None else "No search: press Start")
+        self._show_count()
+
+    def _show_count(self) -> None:
+        search = self.book.current
+        if search is None:
+            self.count.setText("No search: press Start")
+            return
+        text = f"{search.count:,} candidates"
+        if self.model.grouped is not None:
+            text += f" at {len(self.model.grouped):,} addresses"
+        self.count.setText(text + (f" ({self.model.note})" if self.model.note else ""))
+
+    def _view_options_changed(self) -> None:
+        self._guard(lambda: self.model.set_view_options(
+            group_by_address=self.group.isChecked(), families=FAMILY_FILTERS[self.families.currentText()],
+            hide_zero_extended=self.hide_zero.isChecked()))
+        self._show_count()
+
+    def _value_edited(self, text: str) -> None:
+        if self.book.current_name is not None:
+            self.book.value_texts[self.book.current_name] = text
+        self._title_buttons()
+
+    def _title_buttons(self) -> None:
+        """The buttons say what they compare with: this search's value box or a snapshot."""
+        text = self.value.text().strip()
+        snapshot = self.against.currentText()
+        for op, op_button in self.op_buttons.items():
+            if op in VALUE_OPS:
+                op_button.setText(f"{OP_TITLES[op]} {text}" if text else OP_TITLES[op])
+                op_button.setToolTip(f"Keep the candidates {op} {text} (the value box)" if text else
+                                     f"Keep the candidates {op} to their value at the {snapshot} snapshot")
+            elif op in AMOUNT_OPS:
+                op_button.setText(f"{OP_TITLES[op]} {text or '(value)'}")
+                op_button.setToolTip(f"Keep the candidates {op.replace('-', ' ')} exactly the value box's amount")
+            else:
+                op_button.setToolTip(f"Keep the candidates {op} since the {snapshot} snapshot")
+
+    def _types_chosen(self, _index: int = 0) -> None:
+        system = self._system_name()
+        if system:
+            self.remembered_types[system] = self.types.currentText()
 
     # ---- commands ----
 
     def _say(self, text: str) -> None:
         self.message.setText(text)
 
-    def _guard(self, action: Callable[[], Any]) -> Any:
+    def _guard(self, action: Callable[[], Any], clear: bool = True) -> Any:
         try:
             result = action()
         except (ValueError, KeyError, IndexError) as exc:
             self._say(str(exc).strip("'\""))
             return None
-        self._say("")
+        if clear:
+            self._say("")
         return result
 
+    def _chosen_types(self) -> tuple[str, ...]:
+        types = TYPE_PRESETS[self.types.currentText()]
+        return types if types is not None else self.book.default_types()
+
     def new_search(self) -> None:
-        self._guard(lambda: self.book.create(types=TYPE_PRESETS[self.types.currentText()]))
+        self._guard(lambda: self.book.create(types=self._chosen_types()))
 
     def rename_search(self, new: str | None = None) -> None:
         old = self.book.current_name
@@ -402,14 +322,11 @@ class MemorySearchPanel(QWidget):
 
     def start(self) -> None:
         """Starts the current search over (a new one if there is none) with the chosen types and value."""
-        def go() -> None:
-            value = parse_value(self.start_value.text())
-            types = TYPE_PRESETS[self.types.currentText()]
-            self.book.start(value, types if types is not None else self.book.default_types())
-        self._guard(go)
+        self._guard(lambda: self.book.start(parse_value(self.start_value.text()), self._chosen_types()))
+        self._hint()
 
     def refine(self, op: str) -> None:
-        """Refines the current search with ``op`` and the value field (see the field's tooltip)."""
+        """Refines the current search with ``op`` and the value box (see the box's tooltip)."""
         def go() -> bool:
             value = parse_value(self.value.text())
             if op in ("increased", "decreased", "changed", "unchanged"):
@@ -421,18 +338,40 @@ class MemorySearchPanel(QWidget):
         began = time.perf_counter()
         if self._guard(go):
             self._say(f"{op}: {(time.perf_counter() - began) * 1000:.1f} ms")
+            self._hint()
 
-    def selected_rows(self) -> list[int]:
-        return sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+    def _hint(self) -> None:
+        search = self.book.current
+        hint = switch_hint(self.types.currentText(), search.count) if search is not None else ""
+        if hint:
+            self._say(hint)
+
+    @property
+    def table(self) -> QAbstractItemView:
+        """The candidates' view shown now (a tree while grouped by address, else a table)."""
+        return self.views.view
+
+    def selected_indexes(self) -> list[QModelIndex]:
+        return [index for index in self.table.selectionModel().selectedRows()]
 
     def remove_selected(self) -> None:
-        rows = self.selected_rows()
+        """Drops the selected candidates; an address row drops every type listed in it."""
+        rows: set[int] = set()
+        for index in self.selected_indexes():
+            rows.add(self.model.row_of(index))
+            if index.internalId() == 0:  # an address row: its types inside too
+                for child in range(self.model.rowCount(index)):
+                    rows.add(self.model.row_of(self.model.index(child, 0, index)))
+        rows.discard(-1)
         if rows:
-            self._guard(lambda: self.book.remove(rows))
+            self._guard(lambda: self.book.remove(sorted(rows)))
 
-    def make_variable_from(self, row: int, name: str | None = None) -> str | None:
-        """Emits :attr:`make_variable` for a row's candidate (asking for a name unless given)."""
-        found = self.model.candidate(row)
+    def make_variable_from(self, index: QModelIndex | int, name: str | None = None) -> str | None:
+        """Emits :attr:`make_variable` for a candidate (an index, or a top row number), asking for
+        a name unless given."""
+        if isinstance(index, int):
+            index = self.model.index(index, 0) if index >= 0 else QModelIndex()
+        found = self.model.candidate(index)
         if found is None:
             self._say("select a candidate first")
             return None
