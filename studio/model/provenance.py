@@ -120,10 +120,11 @@ class ProvenanceBook:
         """
         if not isinstance(provenance.how, str) or not provenance.how.strip():
             raise ValueError(f"say how the variable was found (e.g. {', '.join(HOWS)})")
-        json.dumps(provenance.details)  # TypeError now, not when the index is written
         kept = Provenance(**{f.name: getattr(provenance, f.name) for f in fields(Provenance)})
         kept.steps = [str(step) for step in provenance.steps]
-        kept.details = dict(provenance.details)
+        kept.frame = None if provenance.frame is None else int(provenance.frame)
+        kept.note = str(provenance.note)
+        kept.details = json.loads(json.dumps(dict(provenance.details), default=_plain))  # numpy numbers and all
         kept.found_at = provenance.found_at or datetime.now().astimezone().isoformat(timespec="seconds")
         self._drop_picture(self.entries.pop(name, None))
         kept.screenshot = None
@@ -192,6 +193,12 @@ class ProvenanceBook:
         if entry.note:
             lines.append(f"Note: {entry.note}")
         return "\n".join(lines)
+
+
+def _plain(value: object) -> object:
+    """A JSON-able stand-in: numpy numbers as Python numbers, anything else as its text."""
+    item = getattr(value, "item", None)
+    return item() if callable(item) else str(value)
 
 
 def _when(found_at: str) -> str:

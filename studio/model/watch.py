@@ -5,7 +5,8 @@
 atomically, so a crash loses nothing. Freezes re-write their value after every emulated frame
 (a ``Session.after_frame`` hook) and after rewinds and state loads. Each variable keeps a ring
 buffer of ``(frame, value)`` samples, one per frame, for the plots; when the session's frame goes
-back (rewind, reset to start, a movie), samples newer than it are dropped.
+back (rewind, reset to start, a movie), samples newer than it are dropped. How each variable was
+found (:mod:`studio.model.provenance`) is kept in the workspace, in step with renames and removals.
 
 >>> watch = Watch(session)              # one per session, shared by the docks
 >>> watch.add("hp", 0xFF0020, ">u2")     # data.json is rewritten now

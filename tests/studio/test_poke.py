@@ -85,6 +85,19 @@ def test_the_session_is_untouched(genesis):
     assert session.frame == frame + 1
 
 
+def test_an_atari_game_is_put_back_too(ale_rom):
+    """Stella is reloaded to load a state (as stable-retro does): the game is still put back exactly."""
+    session = Session(ale_rom("breakout", "Breakout.a26"))
+    session.advance(100)
+    state, picture = session.emulator.get_state(), session.screen().copy()
+    result = poke_test(session, (0xDC, "|d1"), frames=30)  # a byte of Breakout's score (ALE reads it here)
+    assert len(result.values) == len(result.baseline) == 30
+    assert session.emulator.get_state() == state and (session.screen() == picture).all()
+    session.advance(5)
+    assert session.frame == 105
+    session.close()
+
+
 def test_no_poke_test_while_a_movie_is_recorded(genesis, tmp_path):
     genesis.start_recording(tmp_path / "take.bk2")
     frames = genesis.recorder.frame_count

@@ -88,7 +88,10 @@ def test_a_corrupt_index_is_set_aside_and_reported(session):
 def test_bad_entries_are_dropped_and_a_bad_picture_set_aside(session):
     workspace = session.states.workspace
     book = ProvenanceBook(workspace)
-    book.record("good", Provenance("find from screen", ["frame 120: shown 000350"]), np.ones((8, 8, 3), np.uint8))
+    found = Provenance("find from screen", ["frame 120: shown 000350"], frame=np.int64(120),
+                       details={"scale": np.int64(10), "bias": np.float32(0.5), "where": workspace})
+    kept = book.record("good", found, np.ones((8, 8, 3), np.uint8))
+    assert kept.frame == 120 and kept.details == {"scale": 10, "bias": 0.5, "where": str(workspace)}
     index = json.loads((workspace / "provenance.json").read_text())
     index["evil"] = {**index["good"], "screenshot": "../../data.json"}
     (workspace / "provenance.json").write_text(json.dumps(index))
