@@ -15,7 +15,7 @@ are run on the emulator directly, never through :meth:`Session.advance`).
 
 >>> result = poke_test(session, (0x13, "|u1"))       # lives + 1, one second of play
 >>> result.verdict()
-'A real value: it kept 4 and the picture changed (12 pixels after 60 frames).'
+'A real value: it kept 4 and the picture changed (28 pixels after 60 frames).'
 """
 
 from __future__ import annotations
