@@ -46,6 +46,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("controls", "&Emulation", "&Controls...", "F12", "show_controls"),
     ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", "Ctrl+/", "show_shortcuts"),
     ActionSpec("about", "&Help", "&About", "", "show_about"),
+    ActionSpec("find_from_screen", "&Tools", "&Find a value from the screen...", "Ctrl+J", "find_from_screen"),
     ActionSpec("mark_alive", "&Tools", "Mark &alive (a done example)", "Ctrl+Shift+L", "mark_alive"),
     ActionSpec("mark_over", "&Tools", "Mark game &over (a done example)", "Ctrl+Shift+G", "mark_game_over"),
 )

@@ -35,7 +35,7 @@ from studio.qt.game_view import GameView
 from studio.qt.problems import ProblemNotice
 from studio.qt.ram_viewer import RamViewer
 from studio.qt.scenario_editor import ScenarioEditor
-from studio.qt.search_panel import MemorySearchPanel
+from studio.qt.search_dock import SearchDock
 from studio.qt.states_panel import StatesPanel
 from studio.qt.variables_panel import VariablesPanel
 
@@ -68,11 +68,13 @@ class MainWindow(QMainWindow):
         self.ram_dock = self._dock("RAM", self.ram_viewer, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.variables_panel = VariablesPanel(self.watch, self)
         self.variables_dock = self._dock("Variables", self.variables_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.search_panel = MemorySearchPanel(session, remembered_types=self.settings.search_types, parent=self)
-        self.search_dock = self._dock("Search", self.search_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.search_panel.make_variable.connect(self.variables_panel.add_variable)
         self.scenario_editor = ScenarioEditor(session, self)
         self.scenario_editor.done_suggest.watch = self.watch
+        self.search_tabs = SearchDock(session, self.watch, lambda: self.scenario_editor.doc,
+                                      self.variables_panel.add_variable, self.settings.search_types, self)
+        self.search_tabs.screen_typed.connect(lambda: self.view.setFocus())
+        self.search_panel = self.search_tabs.panel
+        self.search_dock = self._dock("Search", self.search_tabs, Qt.DockWidgetArea.RightDockWidgetArea)
         self.scenario_dock = self._dock("Scenario", self.scenario_editor, Qt.DockWidgetArea.RightDockWidgetArea)
         self._regression_timer = QTimer(self)  # scenario edits re-check the attached movies, debounced
         self._regression_timer.setSingleShot(True)
@@ -399,6 +401,11 @@ class MainWindow(QMainWindow):
 
         self._guard(check)
 
+    def find_from_screen(self) -> None:
+        self.search_dock.show()
+        self.search_dock.raise_()
+        self.search_tabs.find_from_screen()
+
     def mark_alive(self) -> None:
         self.statusBar().showMessage(self.scenario_editor.done_suggest.mark_alive(), 5000)
 
@@ -441,7 +448,7 @@ class MainWindow(QMainWindow):
         self.watch = Watch(session)
         self.ram_viewer.set_watch(self.watch)
         self.variables_panel.set_watch(self.watch)
-        self.search_panel.set_session(session)
+        self.search_tabs.set_session(session, self.watch)
         self.scenario_editor.doc.close()
         self.scenario_editor = ScenarioEditor(session, self)
         self.scenario_editor.done_suggest.watch = self.watch

@@ -299,12 +299,13 @@ class MemorySearchPanel(QWidget):
             self._say("")
         return result
 
-    def _chosen_types(self) -> tuple[str, ...]:
+    def chosen_types(self) -> tuple[str, ...]:
+        """The type strings of the list chosen in "Types"."""
         types = TYPE_PRESETS[self.types.currentText()]
         return types if types is not None else self.book.default_types()
 
     def new_search(self) -> None:
-        self._guard(lambda: self.book.create(types=self._chosen_types()))
+        self._guard(lambda: self.book.create(types=self.chosen_types()))
 
     def rename_search(self, new: str | None = None) -> None:
         old = self.book.current_name
@@ -322,7 +323,7 @@ class MemorySearchPanel(QWidget):
 
     def start(self) -> None:
         """Starts the current search over (a new one if there is none) with the chosen types and value."""
-        self._guard(lambda: self.book.start(parse_value(self.start_value.text()), self._chosen_types()))
+        self._guard(lambda: self.book.start(parse_value(self.start_value.text()), self.chosen_types()))
         self._hint()
 
     def refine(self, op: str) -> None:

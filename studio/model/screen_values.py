@@ -1,0 +1,166 @@
+"""Find from screen: type the number the screen shows a few times, get the variable. No Qt.
+
+Each entry keeps the state of that moment as a checkpoint; from two entries on,
+:func:`emucore.search.solve_value` ranks the places and types that read what was typed at every
+checkpoint (with a scale and bias when the screen draws a trailing zero or shows lives + 1).
+Checkpoints are kept in the game's workspace, so they survive a restart.
+
+data.json has no scale or bias. Making a variable from a candidate therefore stores the value as
+kept in memory; a scale becomes the reward multiplier when the variable is made a reward, and a
+bias is written down in the variable's provenance (its tooltip and "About" view).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from emucore.fileio import atomic_write_bytes, atomic_write_text
+from emucore.search import ValueCandidate, solve_value
+from studio.model.provenance import Provenance
+from studio.model.set_aside import OpenProblem, set_aside_problem
+
+SHOWN = re.compile(r"^\s*-?\s*\d[\d ]*$")  # digits as drawn; inner spaces are places drawn blank
+MAX_CHECKPOINTS = 32
+INDEX = "screen_values.json"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A moment of play and the number the screen showed then."""
+
+    shown: str
+    frame: int
+    state: bytes
+
+
+def check_shown(text: str) -> str:
+    """The number as typed (digits as drawn, leading zeros kept); ValueError if it is not one."""
+    if not isinstance(text, str) or not SHOWN.match(text):
+        raise ValueError(f"type the number the screen shows (digits, e.g. 000120), not {text!r}")
+    return text.strip()
+
+
+def relation(candidate: ValueCandidate) -> str:
+    """How the value on screen follows from the stored one, in words ("" when they are equal)."""
+    if candidate.scale == 1 and not candidate.bias:
+        return ""
+    formula = "stored" + (f" \u00d7 {candidate.scale}" if candidate.scale != 1 else "")
+    formula += f" {'+' if candidate.bias > 0 else '-'} {abs(candidate.bias)}" if candidate.bias else ""
+    return f"the screen shows {formula}"
+
+
+class ScreenValueFinder:
+    """The checkpoints of one game's "find from screen", and what they give.
+
+    Args:
+        session: The open game (``emulator``, ``frame``, ``states.workspace``).
+        report: Told about a workspace file that could not be read (it is set aside).
+    """
+
+    def __init__(self, session: Any, report: Callable[[OpenProblem], None] | None = None):
+        self.session = session
+        self.folder = Path(session.states.workspace) / "screen_values"
+        self.report = report or (lambda problem: None)
+        self.checkpoints: list[Checkpoint] = self._load()
+
+    # ---- checkpoints ----
+
+    def add(self, shown: str) -> Checkpoint:
+        """Keeps the state now with the number the screen shows."""
+        text = check_shown(shown)
+        if len(self.checkpoints) >= MAX_CHECKPOINTS:
+            raise ValueError(f"at most {MAX_CHECKPOINTS} checkpoints: remove some first")
+        checkpoint = Checkpoint(text, int(self.session.frame), bytes(self.session.emulator.get_state()))
+        self.checkpoints.append(checkpoint)
+        self._save()
+        return checkpoint
+
+    def remove(self, index: int) -> None:
+        """Forgets one checkpoint."""
+        if not 0 <= index < len(self.checkpoints):
+            raise IndexError(f"no checkpoint {index}")
+        del self.checkpoints[index]
+        self._save()
+
+    def clear(self) -> None:
+        """Forgets every checkpoint."""
+        self.checkpoints = []
+        self._save()
+
+    # ---- results ----
+
+    def candidates(self, limit: int = 20) -> list[ValueCandidate]:
+        """The ranked candidates (empty with fewer than two checkpoints)."""
+        if len(self.checkpoints) < 2:
+            return []
+        pairs = [(c.state, c.shown) for c in self.checkpoints]
+        return solve_value(self.session.emulator, pairs, limit=limit)
+
+    def steps(self) -> list[str]:
+        """The checkpoints in words, for a variable's provenance."""
+        return [f"frame {c.frame}: shown {c.shown}" for c in self.checkpoints]
+
+    def provenance(self, candidate: ValueCandidate, note: str = "") -> Provenance:
+        """How ``candidate`` was found, to keep with the variable made from it."""
+        how = relation(candidate)
+        details = {"type": candidate.type, "scale": candidate.scale, "bias": candidate.bias,
+                   "candidate": candidate.describe(), "stored": list(candidate.values)}
+        text = "; ".join(part for part in (how.capitalize() if how else "", note) if part)
+        return Provenance("find from screen", self.steps(), note=text, details=details)
+
+    def make_variable(self, candidate: ValueCandidate, name: str, watch: Any, scenario: Any = None,
+                      as_reward: bool = False) -> str:
+        """Adds ``candidate`` as variable ``name`` (and as a reward term when ``as_reward``).
+
+        Returns:
+            What was done, in a sentence for the status line.
+        """
+        name = watch.add(name, candidate.address, candidate.type, provenance=self.provenance(candidate))
+        said = [f"made {name} ({candidate.type} at 0x{candidate.address:X})"]
+        if as_reward:
+            if scenario is None:
+                raise ValueError("no scenario to add the reward to")
+            scenario.set_reward_term(name, measurement="delta", reward=float(candidate.scale))
+            said.append(f"its increase is the reward \u00d7 {candidate.scale}" if candidate.scale != 1
+                        else "its increase is the reward")
+        elif candidate.scale != 1:
+            said.append(f"the screen shows it \u00d7 {candidate.scale}: making it a reward puts {candidate.scale} "
+                        "in the reward multiplier")
+        if candidate.bias:
+            said.append(f"data.json keeps the stored value; {relation(candidate)} (noted in its provenance)")
+        return "; ".join(said)
+
+    # ---- the workspace ----
+
+    def _save(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        entries = []
+        for index, checkpoint in enumerate(self.checkpoints):
+            name = f"checkpoint-{index:02d}.state"
+            atomic_write_bytes(self.folder / name, checkpoint.state)
+            entries.append({"shown": checkpoint.shown, "frame": checkpoint.frame, "state": name})
+        atomic_write_text(self.folder / INDEX, json.dumps({"checkpoints": entries}, indent=2) + "\n")
+        keep = {entry["state"] for entry in entries} | {INDEX}
+        for stale in self.folder.glob("checkpoint-*.state"):
+            if stale.name not in keep:
+                stale.unlink(missing_ok=True)
+
+    def _load(self) -> list[Checkpoint]:
+        index = self.folder / INDEX
+        if not index.exists():
+            return []
+        try:
+            raw = json.loads(index.read_text("utf-8"))
+            checkpoints = []
+            for entry in raw["checkpoints"]:
+                state = (self.folder / Path(str(entry["state"])).name).read_bytes()
+                checkpoints.append(Checkpoint(check_shown(entry["shown"]), int(entry["frame"]), state))
+            return checkpoints[:MAX_CHECKPOINTS]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            self.report(set_aside_problem(index, exc, "find from screen starts without checkpoints"))
+            return []

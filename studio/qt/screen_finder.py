@@ -1,0 +1,192 @@
+"""The Search dock's "From screen" tab: type what the screen shows, pick the variable.
+
+Each number typed (Enter) keeps the state of that moment as a checkpoint and gives the focus
+back to the game. From two checkpoints on, the ranked candidates of
+:func:`emucore.search.solve_value` are listed with their type, scale, bias and live value; "Make
+variable" adds the selected one (name proposed: ``score``), as a reward too when asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from emucore.errors import EmucoreError
+from emucore.search import ValueCandidate
+from studio.model.screen_values import ScreenValueFinder, relation
+from studio.qt.forms import box, button, line, row
+
+COLUMNS = ("Address", "Type", "Scale", "Bias", "Value now", "Shown now")
+
+
+class ScreenFinderPanel(QWidget):
+    """Find from screen for one session.
+
+    Args:
+        session: The open game.
+        watch: The variables (:class:`~studio.model.watch.Watch`) a candidate is added to.
+        scenario: Gives the scenario document a reward term is added to (None: no reward option).
+        parent: The Qt parent.
+
+    Signals:
+        done_typing(): a number was entered; the window gives the focus back to the game.
+    """
+
+    done_typing = Signal()
+
+    def __init__(self, session: Any, watch: Any, scenario: Callable[[], Any] | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.watch = watch
+        self.scenario = scenario
+        self.finder = ScreenValueFinder(session, report=getattr(session, "report", None))
+        self.results: list[ValueCandidate] = []
+        self.shown = line("the number on screen, e.g. 000120",
+                          "Type the number the screen shows now and press Enter: the moment is kept as a "
+                          "checkpoint.\nType the digits as drawn (leading zeros too): they tell the width.")
+        self.shown.returnPressed.connect(self.enter)
+        self.checkpoints = QListWidget()
+        self.checkpoints.setToolTip("The moments kept, with what the screen showed")
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.doubleClicked.connect(lambda index: self.make_variable(index.row()))
+        self.as_reward = QCheckBox("and reward its increase")
+        self.as_reward.setChecked(True)
+        self.as_reward.setToolTip("Also add a reward term (delta) on the new variable, with the screen's scale "
+                                  "as the multiplier")
+        self.as_reward.setVisible(scenario is not None)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(box(self.checkpoints, row(
+            button("Remove", "Forget the selected checkpoint", self.remove_selected),
+            button("Clear", "Forget every checkpoint", self.clear),
+        )))
+        splitter.addWidget(box(self.table, row(
+            (self.as_reward, 1),
+            button("Make variable...", "Add the selected candidate to data.json", lambda: self.make_variable()),
+        )))
+        splitter.setChildrenCollapsible(False)
+        splitter.setSizes([100, 300])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(row(QLabel("Screen shows"), (self.shown, 1),
+                             button("Add", "Keep this moment with the number typed", self.enter)))
+        layout.addWidget(self.message)
+        layout.addWidget(splitter, 1)
+        self.refresh()
+
+    # ---- commands ----
+
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+
+    def _guard(self, action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except (ValueError, IndexError, EmucoreError) as exc:
+            self._say(str(exc))
+            return None
+
+    def focus_field(self) -> None:
+        """Puts the cursor in the number field (the window's shortcut)."""
+        self.shown.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.shown.selectAll()
+
+    def enter(self) -> None:
+        """Keeps the moment now with the number typed, then lists the candidates."""
+        checkpoint = self._guard(lambda: self.finder.add(self.shown.text()))
+        if checkpoint is None:
+            return
+        self.shown.clear()
+        self.refresh()
+        self.done_typing.emit()
+
+    def remove_selected(self) -> None:
+        row_index = self.checkpoints.currentRow()
+        if row_index >= 0:
+            self._guard(lambda: self.finder.remove(row_index))
+            self.refresh()
+
+    def clear(self) -> None:
+        self.finder.clear()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Lists the checkpoints and the candidates they give."""
+        self.checkpoints.clear()
+        self.checkpoints.addItems(self.finder.steps())
+        count = len(self.finder.checkpoints)
+        self.results = self._guard(self.finder.candidates) or [] if count >= 2 else []
+        self._fill()
+        if count < 2:
+            self._say(f"{count} checkpoint{'s' if count != 1 else ''}: play until the number changes, "
+                      "then type it again (two or more are needed).")
+        elif not self.results:
+            self._say("Nothing in memory reads those numbers at every checkpoint: check the numbers typed "
+                      "(remove a wrong one), or type the digits exactly as drawn.")
+        else:
+            best = self.results[0]
+            self._say(f"{len(self.results)} candidates; the best: {best.describe()}.")
+
+    def _fill(self) -> None:
+        self.table.setRowCount(len(self.results))
+        memory = self.finder.session.emulator.memory
+        for index, candidate in enumerate(self.results):
+            try:
+                now: int | None = memory.read(candidate.address, candidate.type)
+            except (EmucoreError, IndexError, ValueError):
+                now = None
+            cells = (f"0x{candidate.address:X}", candidate.type, str(candidate.scale), f"{candidate.bias:+d}",
+                     "" if now is None else str(now),
+                     "" if now is None else str(now * candidate.scale + candidate.bias))
+            tip = candidate.describe() + (f"\n{relation(candidate).capitalize()}" if relation(candidate) else "")
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tip)
+                self.table.setItem(index, column, item)
+        if self.results:
+            self.table.selectRow(0)
+
+    def make_variable(self, index: int | None = None, name: str | None = None) -> str | None:
+        """Adds a candidate (default: the selected one) as a variable; says what was done."""
+        index = self.table.currentRow() if index is None else index
+        if not 0 <= index < len(self.results):
+            self._say("select a candidate first")
+            return None
+        candidate = self.results[index]
+        if name is None:
+            proposed = self.watch.unique_name("score")
+            name, ok = QInputDialog.getText(self, "Make variable",
+                                            f"Name for {candidate.type} at 0x{candidate.address:X}:", text=proposed)
+            if not ok or not name.strip():
+                return None
+        scenario = self.scenario() if self.scenario is not None else None
+        as_reward = self.as_reward.isChecked() and scenario is not None
+        said = self._guard(lambda: self.finder.make_variable(candidate, name, self.watch, scenario, as_reward))
+        if said is None:
+            return None
+        self._say(said[0].upper() + said[1:] + ".")
+        return name.strip()

@@ -1,0 +1,193 @@
+"""Find from screen and the lives wizard, in the Search dock (pytest-qt, offscreen).
+
+Ground truth: the homebrew NES game's README (holding A adds 1 to the score a frame, the top
+line shows ``SCORE ddddd``; 3 lives, one lost every 300 play frames; score at $20 ``<u2`` and
+its digits at $22 ``>n5``, lives at $13 ``|u1``) and stable-retro's shipped Breakout
+integration. What a test "reads off the screen" is that ground truth, typed as the digits drawn.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import emucore
+from studio.model.opening import resolve_game
+from studio.model.screen_values import ScreenValueFinder, check_shown
+from studio.model.session import Session
+from studio.model.settings import Settings
+from studio.model.state_labels import StateLabels
+from tests.conftest import ROOT
+
+SCORE, LIVES = 0x20, 0x13
+
+
+@pytest.fixture
+def bare_nes(tmp_path) -> Path:
+    """The NES demo with no variables and no reward or done: a bare ROM to integrate."""
+    folder = tmp_path / "StudioDemo-Nes"
+    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    (folder / "data.json").write_text(json.dumps({"info": {}}))
+    (folder / "scenario.json").write_text(json.dumps({"reward": {"variables": {}}, "done": {"variables": {}}}))
+    return folder
+
+
+def open_window(qtbot, folder: Path):
+    from studio.qt.main_window import MainWindow
+
+    window = MainWindow(Session(*resolve_game(str(folder), None)), Settings(), persist=False)
+    window.timer.stop()  # the test steps the game itself
+    qtbot.addWidget(window)
+    return window
+
+
+def hold(session: Session, button: str | None, frames: int) -> None:
+    session.set_buttons(0, 1 << session.system.buttons.index(button) if button else 0)
+    session.advance(frames)
+    session.set_buttons(0, 0)
+
+
+def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, bare_nes):
+    window = open_window(qtbot, bare_nes)
+    session, dock = window.session, window.search_tabs
+    window.actions["find_from_screen"].trigger()  # Ctrl+J: the field, ready to type
+    assert dock.currentWidget() is dock.screen and window.actions["find_from_screen"].shortcut().toString() == "Ctrl+J"
+    finder = dock.screen
+    for frames in (30, 45, 80):
+        hold(session, "A", frames)
+        shown = f"{session.emulator.memory.read(SCORE, '<u2'):05d}"  # SCORE ddddd
+        finder.shown.setText(shown)
+        finder.shown.returnPressed.emit()
+    assert finder.checkpoints.count() == 3 and finder.table.rowCount() >= 2
+    best = finder.results[0]
+    assert (best.address, best.type, best.scale, best.bias) in {(SCORE, "<u2", 1, 0), (0x22, ">n5", 1, 0)}
+    assert finder.table.item(0, 4).text() == str(session.emulator.memory.read(SCORE, "<u2"))  # live value
+    assert finder.make_variable(0, finder.watch.unique_name("score")) == "score"
+    assert finder.message.text().startswith("Made score (") and "its increase is the reward" in finder.message.text()
+    data = json.loads((bare_nes / "data.json").read_text())["info"]
+    assert data["score"] == {"address": best.address, "type": best.type}
+    assert window.watch.provenance.get("score").how == "find from screen"
+    assert window.watch.provenance.get("score").steps[0].startswith("frame ")
+    window.close()
+    # the saved integration trains on it: holding A, one reward a frame
+    env = emucore.make(str(bare_nes), inttype=emucore.data.Integrations.ALL)
+    env.reset(seed=0)
+    a_button = np.array([1 if b == "A" else 0 for b in env.unwrapped.buttons], dtype=env.action_space.dtype)
+    rewards = [env.step(a_button)[1] for _ in range(20)]
+    env.close()
+    assert rewards[-5:] == [1.0] * 5
+
+
+def test_a_scale_goes_to_the_reward_multiplier_and_a_bias_is_said(qtbot, bare_nes):
+    window = open_window(qtbot, bare_nes)
+    session, finder = window.session, window.search_tabs.screen
+    for frames in (20, 35, 50):  # the screen draws a trailing zero: 10 points a unit
+        hold(session, "A", frames)
+        finder.finder.add(f"{session.emulator.memory.read(SCORE, '<u2') * 10:06d}")
+    finder.refresh()
+    # the score's digits read x 10 (the digits followed by a zero byte, read as >n6, rank first)
+    scaled = next(i for i, c in enumerate(finder.results) if (c.address, c.type, c.scale) == (0x22, ">n5", 10))
+    finder.make_variable(scaled, "points")
+    assert "reward \u00d7 10" in finder.message.text()
+    reward = json.loads((bare_nes / "scenario.json").read_text())["reward"]["variables"]["points"]
+    assert reward["reward"] == 10.0
+    # lives shown as stored + 1 (a bias): the variable keeps the stored value, and says so
+    finder.clear()
+    for frame in (10, 320, 620):
+        session.advance(frame - session.frame)
+        finder.finder.add(str(session.emulator.memory.read(LIVES, "|u1") + 1))
+    finder.refresh()
+    biased = next(i for i, c in enumerate(finder.results) if (c.address, c.type, c.bias) == (LIVES, "|u1", 1))
+    finder.as_reward.setChecked(False)
+    finder.make_variable(biased, "lives")
+    assert "the screen shows stored + 1" in finder.message.text()
+    assert json.loads((bare_nes / "data.json").read_text())["info"]["lives"] == {"address": LIVES, "type": "|u1"}
+    assert "stored + 1" in window.watch.provenance.tooltip("lives")
+
+
+def test_the_lives_wizard_finds_the_counter_and_its_search_refines(qtbot, bare_nes):
+    window = open_window(qtbot, bare_nes)
+    session, dock = window.session, window.search_tabs
+    wizard = dock.labels
+    assert "Label the counter" in wizard.message.text()
+    wizard.label_now()
+    assert "at least two" in wizard.message.text() or len(wizard.labels.labels) == 1
+    for frame, lives in ((100, 3), (350, 2), (650, 1)):
+        session.advance(frame - session.frame)
+        wizard.value.setValue(lives)
+        wizard.label_now()
+    wizard.remove_selected()  # nothing selected: nothing removed
+    wizard.list.setCurrentRow(0)
+    wizard.remove_selected()  # the first label (3 at power-on) goes
+    assert len(wizard.labels.labels) == 3
+    name = wizard.compare()
+    assert name == "lives (equal)" and dock.currentWidget() is dock.panel
+    model = dock.panel.model
+    tops = {model.data(model.index(r, 0)): model.index(r, 0) for r in range(model.rowCount())}
+    assert "0x13" in tops and model.data(tops["0x13"].siblingAtColumn(1)) == "|u1"
+    dock.panel.make_variable_from(tops["0x13"], "lives")
+    provenance = window.watch.provenance.get("lives")
+    assert provenance.how == "lives wizard" and "lives = 2 at frame 350" in provenance.steps
+    assert json.loads((bare_nes / "data.json").read_text())["info"]["lives"] == {"address": LIVES, "type": "|u1"}
+
+
+def test_checkpoints_and_labels_survive_a_restart_and_bad_files_are_set_aside(bare_nes):
+    session = Session(*resolve_game(str(bare_nes), None))
+    finder, labels = ScreenValueFinder(session), StateLabels(session)
+    session.advance(40)
+    finder.add("00000")
+    labels.label_now(3)
+    session.close()
+    again = Session(*resolve_game(str(bare_nes), None))
+    try:
+        restored, relabelled = ScreenValueFinder(again), StateLabels(again)
+        assert [c.shown for c in restored.checkpoints] == ["00000"] and restored.checkpoints[0].frame == 40
+        assert [label.value for label in relabelled.labels] == [3]
+        (restored.folder / "screen_values.json").write_text("{not json")
+        problems = []
+        assert ScreenValueFinder(again, report=problems.append).checkpoints == []
+        assert problems and "screen_values.json" in str(problems[0].path)
+        assert not (restored.folder / "screen_values.json").exists()  # set aside, not reused
+    finally:
+        again.close()
+    with pytest.raises(ValueError, match="the number the screen shows"):
+        check_shown("12a")
+    assert check_shown(" 0120") == "0120"
+
+
+def test_pong_score_from_the_screen(tmp_path):
+    """A real game: Pong (ale-py's ROM), the score read off as stable-retro's integration defines it."""
+    from bench.atari_games import ale_rom, stable_data
+
+    data_root, rom = stable_data(), ale_rom("Pong")
+    if data_root is None or rom is None:
+        pytest.skip("stable-retro's Pong-Atari2600-v0 or ale-py's ROM for it is not installed")
+    truth = json.loads((data_root / "Pong-Atari2600-v0" / "data.json").read_text())["info"]["score1"]
+    folder = tmp_path / "Pong-Atari2600-v0"
+    shutil.copytree(data_root / folder.name, folder)  # its start state; no variables: found, not given
+    shutil.copyfile(rom, folder / "rom.a26")
+    (folder / "data.json").write_text(json.dumps({"info": {}}))
+    session = Session(*resolve_game(str(folder), None))
+    try:
+        finder = ScreenValueFinder(session)
+        buttons = session.system.buttons
+        fire, left, right = (1 << buttons.index(b) for b in ("BUTTON", "LEFT", "RIGHT"))
+        rng = np.random.default_rng(1)
+        for _ in range(6000):
+            session.set_buttons(0, int(rng.choice([fire, left, right, fire | left, fire | right])))
+            session.advance(1)
+            score = session.emulator.memory.read(truth["address"], truth["type"])
+            if score in (2, 7, 13) and score not in [int(c.shown) for c in finder.checkpoints]:
+                finder.add(str(score))  # as drawn: no leading zeros
+            if len(finder.checkpoints) == 3:
+                break
+        assert len(finder.checkpoints) == 3, "the left player scored too rarely"
+        found = finder.candidates()
+        best = found[0]
+        assert (best.address, best.type, best.scale, best.bias) == (truth["address"], truth["type"], 1, 0)
+    finally:
+        session.close()
