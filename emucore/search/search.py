@@ -22,7 +22,7 @@ import numpy as np
 from emucore.memory import AddressSpace
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
 from emucore.search.ops import OPS, decode_all, describe, refine_set
-from emucore.search.snapshot import Snapshot
+from emucore.search.snapshot import Layout, Snapshot, layout_of
 from emucore.search.typelist import search_types, system_types
 
 MAX_HISTORY = 200  # steps kept for undo (the oldest after the start are dropped)
@@ -84,6 +84,37 @@ class MemorySearch:
         self._at = -1
         self.first: Snapshot
         self.start(value)
+
+    @classmethod
+    def restore(cls, emulator: Any, types: Iterable[str], steps: Iterable[Step], at: int,
+                first: Snapshot) -> MemorySearch:
+        """A search rebuilt exactly from saved parts (its :attr:`types`, :attr:`steps`,
+        :attr:`position` and :attr:`first`), nothing recomputed.
+
+        Raises:
+            ValueError: the parts do not fit together or not ``emulator``'s memory layout (saved
+                from another game or core): no step, ``at`` out of range, a snapshot or candidate
+                set of another layout, a part of the wrong shape, type or order.
+        """
+        search = cls.__new__(cls)
+        search.emulator = emulator
+        search.search_types = search_types(types)
+        search.types = tuple(st.text for st in search.search_types)
+        layout = layout_of(_memory_of(emulator))
+        steps = list(steps)
+        if not steps:
+            raise ValueError("a search has at least its start step")
+        if not 0 <= at < len(steps):
+            raise ValueError(f"the position {at} is not one of the {len(steps)} steps")
+        _check_snapshot(first, layout, "the first snapshot")
+        for number, step in enumerate(steps):
+            where = f"step {number} ({step.label!r})"
+            _check_snapshot(step.reference, layout, f"{where}'s reference snapshot")
+            if step.compared is not None:
+                _check_snapshot(step.compared, layout, f"{where}'s compared snapshot")
+            _check_candidates(step.candidates, layout, len(search.types), where)
+        search._steps, search._at, search.first = steps, at, first
+        return search
 
     # ---- snapshots ----
 
@@ -241,6 +272,11 @@ class MemorySearch:
         return [HistoryEntry(s.label, s.count, i == self._at) for i, s in enumerate(self._steps)]
 
     @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every step, including those that can be redone (see :attr:`position`)."""
+        return tuple(self._steps)
+
+    @property
     def position(self) -> int:
         """The index in :attr:`history` of the current step."""
         return self._at
@@ -295,6 +331,30 @@ class MemorySearch:
 
     def __repr__(self) -> str:
         return f"<MemorySearch {self.count} candidates, {len(self.types)} types, step {self._at}>"
+
+
+def _check_snapshot(snapshot: Snapshot, layout: Layout, what: str) -> None:
+    if snapshot.layout.signature != layout.signature or len(snapshot.buf) != layout.length:
+        raise ValueError(f"{what} is of another memory layout (another game or core)")
+
+
+def _check_candidates(cset: CandidateSet, layout: Layout, types: int, where: str) -> None:
+    if cset.layout.signature != layout.signature:
+        raise ValueError(f"{where}: the candidates are of another memory layout (another game or core)")
+    if len(cset.parts) != types:
+        raise ValueError(f"{where}: {len(cset.parts)} candidate parts for {types} types")
+    for t, part in enumerate(cset.parts):
+        if part is None:
+            continue
+        if part.ndim != 1:
+            raise ValueError(f"{where}: candidate part {t} is not one-dimensional")
+        if part.dtype == bool:
+            if len(part) != layout.positions:
+                raise ValueError(f"{where}: candidate mask {t} has {len(part)} positions, not {layout.positions}")
+        elif part.dtype != np.int64:
+            raise ValueError(f"{where}: candidate part {t} is {part.dtype}, not a mask or int64 positions")
+        elif len(part) and (part[0] < 0 or part[-1] >= layout.positions or np.any(np.diff(part) <= 0)):
+            raise ValueError(f"{where}: candidate positions {t} are not sorted, distinct positions of this layout")
 
 
 __all__ = ["Candidate", "HistoryEntry", "MemorySearch", "Step"]
