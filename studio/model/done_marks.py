@@ -30,6 +30,7 @@ from emucore.integration.datafile import data_entry
 from emucore.search import DoneRule, done_rules, episode_examples
 from emucore.search.checkpoints import StateLike
 from studio.model.done_rule import Accepted, Preview, accept_rule, preview_rule
+from studio.model.episodes import ended_at_game_over
 from studio.model.session import Session
 from studio.model.set_aside import describe, set_aside_problem
 
@@ -133,8 +134,13 @@ class DoneMarks:
         return self._mark("alive")
 
     def mark_over(self) -> Mark:
-        """The game now is over (the first frame of it): an example the rule must be true on."""
-        return self._mark("over")
+        """The game now is over (the first frame of it): an example the rule must be true on.
+        While episodes are recorded, the episode ends here too (its movie is a game-over example)."""
+        mark = self._mark("over")
+        if self.session.episodes is not None:
+            self._note_episode_folder()
+            self.session.end_episode_at_game_over()
+        return mark
 
     def _mark(self, kind: str) -> Mark:
         state = self.session.emulator.get_state()
@@ -196,14 +202,15 @@ class DoneMarks:
         return Path(self.session.states.workspace) / "episodes"
 
     def episode_movies(self) -> list[Path]:
-        """The episode movies the session recorded (named ``<game>-<state>-<n>.bk2``), but the one
-        being recorded now."""
+        """The episode movies the session recorded (named ``<game>-<state>-<n>.bk2``) that ended at
+        a game over (:mod:`studio.model.episodes`: not those ended by a restart or a stop), but
+        the one being recorded now."""
         recording = self.session.recorder.path.resolve() if self.session.recorder is not None else None
         found: list[Path] = []
         for folder in [self._default_episodes(), *map(Path, self.episode_folders)]:
             if folder.is_dir():
                 found += sorted(p for p in folder.glob(f"{self.session.name}-*-[0-9]*.bk2")
-                                if p.resolve() != recording)
+                                if p.resolve() != recording and ended_at_game_over(p))
         return found
 
     def movies(self) -> list[Path]:

@@ -101,6 +101,18 @@ class ScreenValueFinder:
         pairs = [(c.state, c.shown) for c in self.checkpoints]
         return solve_value(self.session.emulator, pairs, limit=limit)
 
+    @staticmethod
+    def same_reading(results: list[ValueCandidate], candidate: ValueCandidate) -> list[ValueCandidate]:
+        """Other widths over the same bytes that read the same at every checkpoint: the
+        checkpoints cannot tell them apart until the value needs the wider one's extra bytes."""
+        width = int(candidate.type[-1])
+
+        def overlaps(other: ValueCandidate) -> bool:
+            return other.address < candidate.address + width and candidate.address < other.address + int(other.type[-1])
+
+        return [other for other in results if other is not candidate and other.shown == candidate.shown
+                and int(other.type[-1]) != width and other.type[1] == candidate.type[1] and overlaps(other)]
+
     def steps(self) -> list[str]:
         """The checkpoints in words, for a variable's provenance."""
         return [f"frame {c.frame}: shown {c.shown}" for c in self.checkpoints]

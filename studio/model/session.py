@@ -20,6 +20,7 @@ from emucore.errors import EmucoreError
 from emucore.paths import studio_data_dir
 from emucore.systems import System
 from studio.model.clock import FrameClock
+from studio.model.episodes import record_ending, scenario_data
 from studio.model.opening import integration_folder_for, metadata_problems
 from studio.model.rewind import RewindBuffer
 from studio.model.set_aside import OpenProblem, problem_of
@@ -172,7 +173,7 @@ class Session:
                 hook()
             self.audio.append(emulator.get_audio())
             if self.episodes is not None and self._episode_done():
-                self._next_episode()
+                self._next_episode("done")
             if self.frame % REWIND_EVERY == 0:
                 self.rewind.push(self.frame, emulator.get_state())
         self._emit("frame")
@@ -219,7 +220,7 @@ class Session:
     def reset_to_start(self) -> None:
         """Back to the state the game was opened with (a new episode when recording episodes)."""
         if self.episodes is not None:
-            self._next_episode()
+            self._next_episode("restarted")
             return
         self._reset_to_start()
 
@@ -301,7 +302,8 @@ class Session:
     def start_episode_recording(self, folder: str | os.PathLike[str], players: int = 1) -> None:
         """Records one .bk2 per episode (named as stable-retro names them); an episode ends when
         the scenario's done fires or on reset, and the next starts from the loaded state."""
-        self.episodes = {"folder": Path(folder), "players": players, "index": 0, "data": self._scenario_data()}
+        data = scenario_data(self.folder, self.system, lambda: self.emulator.memory)
+        self.episodes = {"folder": Path(folder), "players": players, "index": 0, "data": data}
         self._reset_to_start()
         self._start_episode()
 
@@ -324,33 +326,28 @@ class Session:
         data.update_ram()
         return data.is_done()
 
-    def _next_episode(self) -> None:
+    def end_episode_at_game_over(self) -> bool:
+        """While recording episodes: this one ends here, at a game over; the next one starts."""
+        if self.episodes is None:
+            return False
+        self._next_episode("game over")
+        return True
+
+    def _next_episode(self, ending: str) -> None:
         episodes, self.episodes = self.episodes, None
-        self.stop_recording()
+        path = self.stop_recording()
+        if path is not None:
+            record_ending(path, ending)
         self._reset_to_start()
         self.episodes = episodes
         self._start_episode()
 
-    def _scenario_data(self):
-        """The integration's variables and scenario, evaluated as the env does (None without them)."""
-        from emucore.actions import ActionGroups
-        from emucore.gamedata import GameData
-        from emucore.integration import read_data_json, read_scenario_json, read_scripts
-        from emucore.scenario import Scenario
-
-        data_path, scenario_path = self.folder / "data.json", self.folder / "scenario.json"
-        if not scenario_path.exists():
-            return None
-        variables = read_data_json(data_path)[0] if data_path.exists() else {}
-        scenario = Scenario.parse(read_scenario_json(scenario_path))
-        scripts = read_scripts(scenario.scripts, scenario_path)[0]
-        groups = ActionGroups(scenario.actions or self.system.actions, self.system.buttons)
-        return GameData(variables, scenario, lambda: self.emulator.memory, groups, scripts)
-
     def stop_recording(self) -> Path | None:
-        self.episodes = None
+        stopped_episode, self.episodes = self.episodes is not None, None
         recorder, self.recorder = self.recorder, None
         path = recorder.close() if recorder is not None else None
+        if stopped_episode and path is not None:
+            record_ending(path, "stopped")
         self._emit("movie")
         return path
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 
 def button(title: str, tip: str, slot: Callable[..., Any]) -> QPushButton:
@@ -41,3 +41,12 @@ def box(widget: QWidget, below: QHBoxLayout) -> QWidget:
     layout.addWidget(widget)
     layout.addLayout(below)
     return made
+
+
+def message_label() -> QLabel:
+    """A word-wrapped line for a dock's messages that never widens the dock (it wraps instead)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    label.setMinimumWidth(50)
+    return label

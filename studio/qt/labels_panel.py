@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QListWidget, QSpi
 from emucore.errors import EmucoreError
 from studio.model.searches import SearchBook
 from studio.model.state_labels import MODES, StateLabels
-from studio.qt.forms import box, button, line, row
+from studio.qt.forms import box, button, line, message_label, row
 
 
 class LabelsPanel(QWidget):
@@ -56,8 +56,7 @@ class LabelsPanel(QWidget):
             self.mode.setItemData(self.mode.count() - 1, text, 3)  # 3: Qt.ToolTipRole
         self.mode.setToolTip("equal: the value is the label; order: it rises and falls with the labels "
                              "(stored off by one); order-either: or the reverse")
-        self.message = QLabel()
-        self.message.setWordWrap(True)
+        self.message = message_label()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row(QLabel("Counter"), (self.counter, 1), QLabel("="), self.value,

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from emucore.errors import EmucoreError
 from emucore.search import ValueCandidate
 from studio.model.screen_values import ScreenValueFinder, relation
-from studio.qt.forms import box, button, line, row
+from studio.qt.forms import box, button, line, message_label, row
 
 COLUMNS = ("Address", "Type", "Scale", "Bias", "Value now", "Shown now")
 
@@ -75,8 +75,7 @@ class ScreenFinderPanel(QWidget):
         self.as_reward.setToolTip("Also add a reward term (delta) on the new variable, with the screen's scale "
                                   "as the multiplier")
         self.as_reward.setVisible(scenario is not None)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
+        self.message = message_label()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -149,7 +148,14 @@ class ScreenFinderPanel(QWidget):
                       "(remove a wrong one), or type the digits exactly as drawn.")
         else:
             best = self.results[0]
-            self._say(f"{len(self.results)} candidates; the best: {best.describe()}.")
+            text = f"{len(self.results)} candidates; the best: {best.describe()}."
+            alike = self.finder.same_reading(self.results, best)
+            if alike:
+                widths = ", ".join(f"{c.type} at 0x{c.address:X}" for c in alike[:3])
+                text += (f" {widths} read{'s' if len(alike) == 1 else ''} the same so far: the values have not needed "
+                         "the extra bytes yet. Type the number again once it is larger, or choose the width the game "
+                         "is likely to use (a score is seldom one byte).")
+            self._say(text)
 
     def _fill(self) -> None:
         self.table.setRowCount(len(self.results))

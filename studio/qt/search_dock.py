@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QWidget
 
 from studio.model.provenance import Provenance
 from studio.qt.labels_panel import LabelsPanel
@@ -39,7 +39,7 @@ class SearchDock(QTabWidget):
         self.add_variable = add_variable
         self.panel = MemorySearchPanel(session, remembered_types=remembered_types)
         self.panel.make_variable.connect(self._made_from_search)
-        self.addTab(self.panel, "Search")
+        self.addTab(_scrolled(self.panel), "Search")
         self.screen: ScreenFinderPanel
         self.labels: LabelsPanel
         self._build_tabs(session, watch)
@@ -49,16 +49,17 @@ class SearchDock(QTabWidget):
         self.screen.setToolTip("Type the number the screen shows at a few moments: the variable that holds it")
         self.screen.done_typing.connect(self.screen_typed)
         self.labels = LabelsPanel(session, self.panel.book, self.panel.chosen_types)
-        self.labels.compared.connect(lambda _name: self.setCurrentWidget(self.panel))
-        self.insertTab(1, self.screen, "From screen")
-        self.insertTab(2, self.labels, "Lives")
+        self.labels.compared.connect(lambda _name: self.show_page(self.panel))
+        self.insertTab(1, _scrolled(self.screen), "From screen")
+        self.insertTab(2, _scrolled(self.labels), "Lives")
 
     def set_session(self, session: Any, watch: Any) -> None:
         """Searches another game (after the window opened another one)."""
         self.panel.set_session(session)
         for old in (self.screen, self.labels):
-            self.removeTab(self.indexOf(old))
-            old.deleteLater()
+            holder = self.widget(self._index_of(old))
+            self.removeTab(self._index_of(old))
+            holder.deleteLater()
         self._build_tabs(session, watch)
 
     def _made_from_search(self, name: str, address: int, type_text: str) -> None:
@@ -73,7 +74,28 @@ class SearchDock(QTabWidget):
         details = {"type": type_text, "search": self.panel.book.current_name or ""}
         self.add_variable(name, address, type_text, Provenance(how, steps, details=details))
 
+    def _index_of(self, page: QWidget) -> int:
+        return next(i for i in range(self.count()) if self.widget(i).widget() is page)  # type: ignore[attr-defined]
+
+    def show_page(self, page: QWidget) -> None:
+        """Shows the tab of ``page`` (the panel, the finder or the wizard)."""
+        self.setCurrentIndex(self._index_of(page))
+
+    @property
+    def current_page(self) -> QWidget:
+        """The panel, finder or wizard shown now."""
+        return self.currentWidget().widget()  # type: ignore[attr-defined]
+
     def find_from_screen(self) -> None:
         """Shows the "From screen" tab with the cursor in its number field."""
-        self.setCurrentWidget(self.screen)
+        self.show_page(self.screen)
         self.screen.focus_field()
+
+
+def _scrolled(page: QWidget) -> QScrollArea:
+    """Each tab scrolls on its own, so the tallest one does not set the dock's height for all."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(page)
+    return area

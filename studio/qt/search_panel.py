@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from emucore.search import OPS
 from studio.model.searches import TYPE_PRESETS, SearchBook, default_preset, switch_hint
 from studio.qt.candidate_tree import CandidateTreeModel, CandidateViews
-from studio.qt.forms import box, button, line, row
+from studio.qt.forms import box, button, line, message_label, row
 from studio.qt.throttle import Throttle
 
 REFRESH_HZ = 10.0
@@ -133,8 +133,7 @@ class MemorySearchPanel(QWidget):
             check.toggled.connect(lambda _: self._view_options_changed())
         self.families.currentIndexChanged.connect(lambda _: self._view_options_changed())
         self.count = QLabel()
-        self.message = QLabel()
-        self.message.setWordWrap(True)
+        self.message = message_label()
 
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(box(self.history, row(self.undo_button, self.redo_button)))
@@ -250,7 +249,8 @@ class MemorySearchPanel(QWidget):
             return
         text = f"{search.count:,} candidates"
         if self.model.grouped is not None:
-            text += f" at {len(self.model.grouped):,} addresses"
+            groups = len(self.model.grouped)
+            text += f" at {groups:,} address{'es' if groups != 1 else ''}"
         self.count.setText(text + (f" ({self.model.note})" if self.model.note else ""))
 
     def _view_options_changed(self) -> None:
@@ -274,7 +274,7 @@ class MemorySearchPanel(QWidget):
                 op_button.setToolTip(f"Keep the candidates {op} {text} (the value box)" if text else
                                      f"Keep the candidates {op} to their value at the {snapshot} snapshot")
             elif op in AMOUNT_OPS:
-                op_button.setText(f"{OP_TITLES[op]} {text or '(value)'}")
+                op_button.setText(f"{OP_TITLES[op]} {text}" if text else f"{OP_TITLES[op]}\u2026")
                 op_button.setToolTip(f"Keep the candidates {op.replace('-', ' ')} exactly the value box's amount")
             else:
                 op_button.setToolTip(f"Keep the candidates {op} since the {snapshot} snapshot")

@@ -55,7 +55,7 @@ def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, ba
     window = open_window(qtbot, bare_nes)
     session, dock = window.session, window.search_tabs
     window.actions["find_from_screen"].trigger()  # Ctrl+J: the field, ready to type
-    assert dock.currentWidget() is dock.screen and window.actions["find_from_screen"].shortcut().toString() == "Ctrl+J"
+    assert dock.current_page is dock.screen and window.actions["find_from_screen"].shortcut().toString() == "Ctrl+J"
     finder = dock.screen
     for frames in (30, 45, 80):
         hold(session, "A", frames)
@@ -125,7 +125,7 @@ def test_the_lives_wizard_finds_the_counter_and_its_search_refines(qtbot, bare_n
     wizard.remove_selected()  # the first label (3 at power-on) goes
     assert len(wizard.labels.labels) == 3
     name = wizard.compare()
-    assert name == "lives (equal)" and dock.currentWidget() is dock.panel
+    assert name == "lives (equal)" and dock.current_page is dock.panel
     model = dock.panel.model
     tops = {model.data(model.index(r, 0)): model.index(r, 0) for r in range(model.rowCount())}
     assert "0x13" in tops and model.data(tops["0x13"].siblingAtColumn(1)) == "|u1"

@@ -1,0 +1,73 @@
+"""Episode recording's helpers: the game data that says when an episode is done, and the log of
+how each recorded episode ended. No Qt.
+
+An episode movie is a game-over example for a done rule only when the episode really ended at a
+game over: the scenario's done fired, or the integrator said so ("Mark game over" while
+recording). One ended by a restart (Ctrl+R) or by stopping the recording is not. The folder's
+``episodes.json`` keeps that for each movie; a movie it does not list (stable-retro's
+``record=`` movies, which stop at done) counts as a game over.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from emucore.fileio import atomic_write_text
+
+LOG = "episodes.json"
+GAME_OVER = ("done", "game over")  # the endings that are game overs
+ENDINGS = (*GAME_OVER, "restarted", "stopped")
+
+
+def scenario_data(folder: Path, system: Any, memory: Any) -> Any:
+    """The integration's variables and scenario, evaluated as the env does (None without a scenario).
+
+    Args:
+        folder: The integration folder.
+        system: The game's system (its buttons and default action groups).
+        memory: Gives the emulator's address space (called each time it is read).
+    """
+    from emucore.actions import ActionGroups
+    from emucore.gamedata import GameData
+    from emucore.integration import read_data_json, read_scenario_json, read_scripts
+    from emucore.scenario import Scenario
+
+    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
+    if not scenario_path.exists():
+        return None
+    variables = read_data_json(data_path)[0] if data_path.exists() else {}
+    scenario = Scenario.parse(read_scenario_json(scenario_path))
+    scripts = read_scripts(scenario.scripts, scenario_path)[0]
+    groups = ActionGroups(scenario.actions or system.actions, system.buttons)
+    return GameData(variables, scenario, memory, groups, scripts)
+
+
+def _read(folder: Path) -> dict[str, str]:
+    try:
+        raw = json.loads((folder / LOG).read_text("utf-8"))
+        endings = raw.get("endings", {}) if isinstance(raw, dict) else {}
+        return {str(k): str(v) for k, v in endings.items()} if isinstance(endings, dict) else {}
+    except (OSError, ValueError):  # no log yet, or one that cannot be read: nothing is known
+        return {}
+
+
+def record_ending(movie: Path, ending: str) -> None:
+    """Writes down how the episode of ``movie`` ended (one of :data:`ENDINGS`)."""
+    if ending not in ENDINGS:
+        raise ValueError(f"an episode ends by one of {', '.join(ENDINGS)}, not {ending!r}")
+    endings = _read(movie.parent)
+    endings[movie.name] = ending
+    atomic_write_text(movie.parent / LOG, json.dumps({"endings": endings}, indent=2, sort_keys=True) + "\n")
+
+
+def ending_of(movie: Path) -> str | None:
+    """How the episode of ``movie`` ended, or None when the folder's log does not say."""
+    return _read(movie.parent).get(movie.name)
+
+
+def ended_at_game_over(movie: Path) -> bool:
+    """Whether ``movie`` is a game-over example (its ending is a game over, or unknown)."""
+    ending = ending_of(movie)
+    return ending is None or ending in GAME_OVER
