@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from emucore.search import OPS
+from studio.model.search_store import SearchStore
 from studio.model.searches import TYPE_PRESETS, SearchBook, default_preset, switch_hint
 from studio.qt.candidate_tree import CandidateTreeModel, CandidateViews
 from studio.qt.forms import box, button, line, message_label, row
@@ -160,6 +161,7 @@ class MemorySearchPanel(QWidget):
         layout.addWidget(splitter, 1)
 
         self.book.listeners.append(self._book_changed)
+        self.search_store: SearchStore | None = None
         self._attach()
         self._book_changed("searches")
 
@@ -172,9 +174,16 @@ class MemorySearchPanel(QWidget):
     def _attach(self) -> None:
         self.session.on("frame", self._frame)
         self.types.setCurrentText(default_preset(self._system_name(), self.remembered_types))
+        states = getattr(self.session, "states", None)  # the searches are kept in the game's workspace
+        if states is not None and not len(self.book):
+            self.search_store = SearchStore.attach(self.book, states.workspace / "searches",
+                                                   getattr(self.session, "report", None))
 
     def _detach(self) -> None:
         self.session.off("frame", self._frame)
+        if self.search_store is not None:
+            self.search_store.detach()
+            self.search_store = None
 
     def set_session(self, session: Any, book: SearchBook | None = None) -> None:
         """Searches another game (after the window opened another one)."""
@@ -262,6 +271,8 @@ class MemorySearchPanel(QWidget):
     def _value_edited(self, text: str) -> None:
         if self.book.current_name is not None:
             self.book.value_texts[self.book.current_name] = text
+            if self.search_store is not None:
+                self.search_store.save()
         self._title_buttons()
 
     def _title_buttons(self) -> None:
@@ -280,8 +291,7 @@ class MemorySearchPanel(QWidget):
                 op_button.setToolTip(f"Keep the candidates {op} since the {snapshot} snapshot")
 
     def _types_chosen(self, _index: int = 0) -> None:
-        system = self._system_name()
-        if system:
+        if system := self._system_name():
             self.remembered_types[system] = self.types.currentText()
 
     # ---- commands ----
@@ -388,5 +398,3 @@ class MemorySearchPanel(QWidget):
             self.on_make_variable(name, address, type_text)
         return name
 
-
-SearchPanel = MemorySearchPanel

@@ -191,3 +191,21 @@ def test_pong_score_from_the_screen(tmp_path):
         assert (best.address, best.type, best.scale, best.bias) == (truth["address"], truth["type"], 1, 0)
     finally:
         session.close()
+
+
+def test_searches_survive_a_restart_of_the_studio(qtbot, bare_nes):
+    """The Search dock's searches, their histories and value boxes come back with the game."""
+    window = open_window(qtbot, bare_nes)
+    panel = window.search_panel
+    panel.types.setCurrentText("1 byte")
+    panel.start()
+    hold(window.session, "A", 20)
+    panel.refine("changed")
+    panel.value.setText("3")
+    history = [panel.history.item(i).text() for i in range(panel.history.count())]
+    window.close()
+    again = open_window(qtbot, bare_nes)
+    restored = again.search_panel
+    assert restored.book.names() == ["Search 1"] and restored.value.text() == "3"
+    assert [restored.history.item(i).text() for i in range(restored.history.count())] == history
+    assert restored.undo_button.isEnabled()
