@@ -5,6 +5,7 @@
 * :class:`Snapshot` - a frozen copy of the address space (overlay applied), decodable in bulk;
 * :func:`snapshot_from_state`, :func:`compare_states` - search across labelled save states;
 * :func:`search_movie` - values that changed as told at given frames of a movie replay;
+* :func:`group_candidates` - a search's candidates one row per address, the plausible type first;
 * :func:`solve_value` - the variables that read what the screen showed at a few checkpoints,
   with their type, scale and bias, ranked as an integrator would choose;
 * :func:`suggest_done` - a done rule from alive and game-over examples
@@ -21,6 +22,7 @@ Plain numpy; no Qt and nothing of the studio.
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
 from emucore.search.done import DoneRule, done_rules, suggest_done
 from emucore.search.episodes import DoneExamples, episode_examples
+from emucore.search.grouping import GroupedCandidates, group_candidates
 from emucore.search.movies import movie_masks, search_movie
 from emucore.search.ops import OPS
 from emucore.search.search import HistoryEntry, MemorySearch, Step
@@ -33,6 +35,7 @@ __all__ = [
     "DEFAULT_TYPES",
     "DoneExamples",
     "DoneRule",
+    "GroupedCandidates",
     "OPS",
     "Candidate",
     "CandidateSet",
@@ -47,6 +50,7 @@ __all__ = [
     "compare_states",
     "done_rules",
     "episode_examples",
+    "group_candidates",
     "movie_masks",
     "search_movie",
     "search_type",

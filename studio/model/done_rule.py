@@ -24,6 +24,7 @@ from emucore.integration.datafile import data_entry
 from emucore.movie import Movie
 from emucore.scenario import Scenario
 from emucore.search import DoneRule
+from studio.model.provenance import Provenance
 from studio.model.regression import RegressionSuite
 
 if TYPE_CHECKING:
@@ -171,7 +172,9 @@ def accept_rule(folder: Path, rule: DoneRule, *, doc: ScenarioDocument | None = 
     new = _check_against(rule, current)
     if watch is not None:
         for name, spec in new.items():
-            watch.add(name, spec["address"], spec["type"], spec.get("mask"))
+            found = Provenance("done suggestion", [f"the rule {rule.describe()}"],
+                               details={"type": spec["type"], "rule": rule.done})
+            watch.add(name, spec["address"], spec["type"], spec.get("mask"), provenance=found)
     elif new:
         variables = {**_skipped(data_path, skipped), **current}
         variables.update({name: Variable(s["address"], s["type"], s.get("mask")) for name, s in new.items()})

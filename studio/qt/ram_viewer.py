@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from emucore.datatypes import parse_type
 from emucore.errors import EmulatorClosedError
+from studio.model.provenance import Provenance
 from studio.model.ram import REFRESH_HZ, Ram
 from studio.model.watch import AddressFreeze, Watch
 from studio.qt.hex_view import HexView
@@ -324,6 +325,8 @@ class RamViewer(QWidget):
 
     def _add_variable(self, address: int, type_text: str) -> None:
         try:
-            self.watch.add(self.watch.unique_name(f"ram_{address:x}"), address, type_text)
+            found = Provenance("RAM viewer", [f"added from the RAM viewer at 0x{address:X} as {type_text}"],
+                               details={"type": type_text})
+            self.watch.add(self.watch.unique_name(f"ram_{address:x}"), address, type_text, provenance=found)
         except ValueError as exc:
             self._say(str(exc))

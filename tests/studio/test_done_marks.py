@@ -300,6 +300,7 @@ def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views
     assert box.preview.text() == f"to-the-end.bk2: fires at frame {line}, expected: no done  (differs)"
     accepted = box.accept()
     assert accepted.startswith("accepted gameover nonzero: data.json: added gameover (0x12 |u1)")
+    assert window.watch.provenance.get("gameover").how == "done suggestion"
     assert window.watch.variables["gameover"].address == GAME_OVER  # the variables dock has it
     assert window.scenario_editor.doc.data["done"] == {"variables": {"gameover": {"op": "nonzero"}}}
     assert window.scenario_editor.tree.topLevelItemCount() >= 1

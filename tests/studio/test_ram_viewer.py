@@ -107,6 +107,7 @@ def test_add_variable_from_the_menu_saves_it(viewer):
     add = next(a.menu() for a in menu.actions() if a.text() == "Add variable")
     next(a for a in add.actions() if a.text() == ">u2").trigger()
     assert "ram_ff0020" in viewer.watch.variables
+    assert viewer.watch.provenance.get("ram_ff0020").how == "RAM viewer"
     assert '"ram_ff0020"' in (viewer.session.folder / "data.json").read_text()
 
 
