@@ -263,17 +263,17 @@ class DoneMarks:
             raise ValueError("no alive example yet: mark moments where the game is running (Mark alive), "
                              "e.g. right before the game over")
         data = self.data_variables()
-        emulator = self.session.emulator
-        alive_examples: Iterable[StateLike] = alive
-        over_examples: list[StateLike] = list(over)
-        if movies:
-            try:
-                examples = episode_examples(emulator, movies)
-            except (EmucoreError, OSError) as exc:
-                raise ValueError(f"an episode movie cannot be used: {describe(exc)}") from exc
-            alive_examples = _Chain(alive, examples.alive)
-            over_examples += examples.over
-        rules = done_rules(emulator, alive_examples, over_examples, data=data, limit=limit)
+        with self.session.scratch() as emulator:  # the replays load other states: the picture stays
+            alive_examples: Iterable[StateLike] = alive
+            over_examples: list[StateLike] = list(over)
+            if movies:
+                try:
+                    examples = episode_examples(emulator, movies)
+                except (EmucoreError, OSError) as exc:
+                    raise ValueError(f"an episode movie cannot be used: {describe(exc)}") from exc
+                alive_examples = _Chain(alive, examples.alive)
+                over_examples += examples.over
+            rules = done_rules(emulator, alive_examples, over_examples, data=data, limit=limit)
         if not rules:
             raise ValueError(NO_RULE)
         unique: dict[str, DoneRule] = {}  # a byte's "nonzero" and "not-equal 0" write the same rule

@@ -21,6 +21,7 @@ are run on the emulator directly, never through :meth:`Session.advance`).
 from __future__ import annotations
 
 import hashlib
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -173,18 +174,24 @@ def poke_test(target: Session | Emulator, variable: Variable | tuple[int, str], 
     result = PokeResult(address, type_text, before, value, frames)
     state = emulator.get_state()
     buttons = [emulator.get_button_mask(p) for p in range(PLAYERS)]
-    picture = session.screen().copy() if session is not None else None
+    keeping = session.scratch() if session is not None else nullcontext()
+    with keeping:
+        return _run(emulator, result, state, buttons, looks=[])
+
+
+def _run(emulator: Emulator, result: PokeResult, state: bytes, buttons: list[int], looks: list[bytes]) -> PokeResult:
+    """The two runs from ``state``; the emulator is put back to it, buttons included."""
+    address, type_text, frames = result.address, result.type, result.frames
     try:
         for player in range(PLAYERS):
             emulator.set_button_mask(0, player)
-        looks = []
         for _ in range(frames):
             emulator.step()
             result.baseline.append(emulator.memory.read(address, type_text))
             looks.append(_digest(emulator.get_frame()))
         last = emulator.get_frame()
         emulator.set_state(state)
-        emulator.memory.write(address, type_text, value)
+        emulator.memory.write(address, type_text, result.poked)
         for frame in range(1, frames + 1):
             emulator.step()
             result.values.append(emulator.memory.read(address, type_text))
@@ -195,8 +202,6 @@ def poke_test(target: Session | Emulator, variable: Variable | tuple[int, str], 
         emulator.set_state(state)
         for player, mask in enumerate(buttons):
             emulator.set_button_mask(mask, player)
-        if session is not None:
-            session._picture = picture  # what was on screen; the core's buffer holds the scratch run's
     return result
 
 

@@ -99,7 +99,8 @@ class ScreenValueFinder:
         if len(self.checkpoints) < 2:
             return []
         pairs = [(c.state, c.shown) for c in self.checkpoints]
-        return solve_value(self.session.emulator, pairs, limit=limit)
+        with self.session.scratch() as emulator:  # the checkpoints are loaded in turn: the picture stays
+            return solve_value(emulator, pairs, limit=limit)
 
     @staticmethod
     def same_reading(results: list[ValueCandidate], candidate: ValueCandidate) -> list[ValueCandidate]:

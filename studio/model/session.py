@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -101,15 +102,23 @@ class Session:
 
     def _draw_current_state(self, state: bytes | None = None) -> None:
         """The core draws only when it runs: one idle frame paints the state now set (``state``, when the
-        caller has it at hand), which is then put back.
-
-        The picture is kept: some cores (Genesis Plus GX) clear their frame buffer when a state is loaded.
-        """
+        caller has it at hand), which is then put back. The picture is kept (see :meth:`scratch`)."""
         if state is None:
             state = self.emulator.get_state()
         self._idle_frame()
         self._picture = self.emulator.get_frame()
         self.emulator.set_state(state)
+
+    @contextmanager
+    def scratch(self) -> Iterator[Emulator]:
+        """For work that loads other states into the emulator and puts this one back (the solvers,
+        the poke test): the picture stays the one shown, although some cores (Genesis Plus GX)
+        clear their frame buffer when a state is loaded."""
+        picture = self.screen().copy()
+        try:
+            yield self.emulator
+        finally:
+            self._picture = picture
 
     def _idle_frame(self) -> None:
         """One frame with every button released (a movie's line 0, or the frame that paints a state)."""
@@ -183,9 +192,8 @@ class Session:
             return list(self.held)
         if not self.player.step():
             return None
-        return [
-            sum(1 << i for i in range(16) if self.player.get_key(i, p)) for p in range(self.player.players)
-        ] + [0] * (PLAYERS - self.player.players)
+        return [sum(1 << i for i in range(16) if self.player.get_key(i, p))
+                for p in range(self.player.players)] + [0] * (PLAYERS - self.player.players)
 
     def rewind_frames(self, frames: int) -> int:
         """Goes back about ``frames`` frames; returns how many it went back (0: no history left)."""
@@ -206,9 +214,7 @@ class Session:
         return went
 
     def set_rewinding(self, on: bool) -> None:
-        if self.recorder is not None or self.player is not None:
-            on = False  # a movie cannot go backwards
-        self.rewinding = on
+        self.rewinding = on and self.recorder is None and self.player is None  # a movie cannot go backwards
         self.clock.restart()
 
     def set_paused(self, paused: bool) -> None:
@@ -231,8 +237,7 @@ class Session:
         self._draw_current_state(self.start_state)
         self._emit("frame")
 
-    def hard_reset(self) -> None:
-        """The console's reset button."""
+    def hard_reset(self) -> None:  # the console's reset button
         self.emulator.reset()
         self.rewind.clear()
         self._draw_current_state()
@@ -242,7 +247,7 @@ class Session:
     # ---- states ----
 
     def save_state(self, name: str) -> None:
-        self.states.save(name, self.emulator.get_state(), self.frame, self.emulator.get_frame())
+        self.states.save(name, self.emulator.get_state(), self.frame, self.screen())
         self._say(f"saved state {name}")
 
     def load_state(self, name: str) -> None:
@@ -250,7 +255,7 @@ class Session:
         self.state_name = name
 
     def save_slot(self, slot: int) -> None:
-        self.states.save_slot(slot, self.emulator.get_state(), self.frame, self.emulator.get_frame())
+        self.states.save_slot(slot, self.emulator.get_state(), self.frame, self.screen())
         self._say(f"saved slot {slot}")
 
     def load_slot(self, slot: int) -> bool:

@@ -99,7 +99,8 @@ class StateLabels:
         by_value: dict[int, bytes] = {}
         for label in self.labels:  # compare_states takes one state per value: the latest one
             by_value[label.value] = label.state
-        search = compare_states(book.emulator, by_value, types, mode=mode)
+        with self.session.scratch() as emulator:  # the labelled states are loaded in turn: the picture stays
+            search = compare_states(emulator, by_value, types, mode=mode)
         base = f"{self.name} ({mode})"
         name, number = base, 2
         while name in book:

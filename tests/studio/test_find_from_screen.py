@@ -61,7 +61,9 @@ def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, ba
         hold(session, "A", frames)
         shown = f"{session.emulator.memory.read(SCORE, '<u2'):05d}"  # SCORE ddddd
         finder.shown.setText(shown)
+        picture = session.screen().copy()
         finder.shown.returnPressed.emit()
+        assert np.array_equal(session.screen(), picture)  # the solver loads the checkpoints: the picture stays
     assert finder.checkpoints.count() == 3 and finder.table.rowCount() >= 2
     best = finder.results[0]
     assert (best.address, best.type, best.scale, best.bias) in {(SCORE, "<u2", 1, 0), (0x22, ">n5", 1, 0)}
@@ -72,6 +74,7 @@ def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, ba
     assert data["score"] == {"address": best.address, "type": best.type}
     assert window.watch.provenance.get("score").how == "find from screen"
     assert window.watch.provenance.get("score").steps[0].startswith("frame ")
+    assert window.watch.provenance.screenshot("score").any()  # the game's picture, not a cleared buffer
     window.close()
     # the saved integration trains on it: holding A, one reward a frame
     env = emucore.make(str(bare_nes), inttype=emucore.data.Integrations.ALL)
