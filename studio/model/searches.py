@@ -8,6 +8,7 @@ or the current one changes, and ``"candidates"`` when the current search's candi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -43,6 +44,25 @@ def switch_hint(preset: str, count: int) -> str:
         return ""
     return (f"No candidate is left with {preset.lower()}: the value may be wider or encoded otherwise. "
             f"Try \"{wider}\" and start again.")
+
+
+def proposed_name(search: str | None, address: int) -> str:
+    """A variable's name from its search's ("Lives" or "lives (equal)": ``lives``), else ``var_<address>``."""
+    words = re.sub(r"\(.*\)", "", search or "").strip().lower()
+    name = re.sub(r"\W+", "_", words).strip("_")
+    return name if name and not re.fullmatch(r"search_\d+", name) else f"var_{address:x}"
+
+
+def parse_value(text: str) -> int | None:
+    """``""`` -> None; decimal, ``0x`` hex or ``$`` hex, optionally negative; ValueError otherwise."""
+    text = text.strip().replace("_", "")
+    if not text:
+        return None
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("+-").strip()
+    if text.startswith("$"):
+        return sign * int(text[1:], 16)
+    return sign * int(text, 0)
 
 
 class SearchBook:

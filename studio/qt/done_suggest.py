@@ -130,6 +130,8 @@ class DoneSuggestPanel(QGroupBox):
                 item.setToolTip(rule.describe())
                 self.rule_list.addItem(item)
             self.rule_list.setCurrentRow(0)
+            if len(self.rules) == 1:
+                return "1 rule separates the examples"
             return f"{len(self.rules)} rules, best first (fewest terms, your variables, stable values)"
 
         return self._run(run)

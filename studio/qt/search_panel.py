@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from emucore.search import OPS
 from studio.model.search_store import SearchStore
-from studio.model.searches import TYPE_PRESETS, SearchBook, default_preset, switch_hint
+from studio.model.searches import TYPE_PRESETS, SearchBook, default_preset, parse_value, proposed_name, switch_hint
 from studio.qt.candidate_tree import CandidateTreeModel, CandidateViews
 from studio.qt.forms import box, button, line, message_label, row
 from studio.qt.throttle import Throttle
@@ -49,18 +49,6 @@ FAMILY_FILTERS: dict[str, frozenset[str] | None] = {
     "BCD (d)": frozenset({"bcd"}),
     "Digits (n)": frozenset({"nibble"}),
 }
-
-
-def parse_value(text: str) -> int | None:
-    """``""`` -> None; decimal, ``0x`` hex or ``$`` hex, optionally negative; ValueError otherwise."""
-    text = text.strip().replace("_", "")
-    if not text:
-        return None
-    sign = -1 if text.startswith("-") else 1
-    text = text.lstrip("+-").strip()
-    if text.startswith("$"):
-        return sign * int(text[1:], 16)
-    return sign * int(text, 0)
 
 
 class MemorySearchPanel(QWidget):
@@ -389,7 +377,7 @@ class MemorySearchPanel(QWidget):
         address, type_text = found
         if name is None:
             name, ok = QInputDialog.getText(self, "Make variable", f"Name for 0x{address:X} {type_text}:",
-                                            text=f"var_{address:x}")
+                                            text=proposed_name(self.book.current_name, address))
             if not ok or not name.strip():
                 return None
         name = name.strip()

@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 
 from emucore import Emulator
 from emucore.search import DEFAULT_TYPES
-from studio.model.searches import SearchBook
+from studio.model.searches import SearchBook, parse_value, proposed_name
 from studio.qt.candidate_tree import ADDRESS, PREVIOUS, TYPE, TYPES, VALUE
-from studio.qt.search_panel import MemorySearchPanel, parse_value
+from studio.qt.search_panel import MemorySearchPanel
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 B = 1 << 0
@@ -72,6 +72,11 @@ def test_book_names_and_events(session):
         book.select("nope")
     assert book.start(value=3) == book.current.count  # a new search when there is none
     assert "searches" in events and "candidates" in events
+
+
+def test_proposed_names():
+    assert proposed_name("lives (equal)", 19) == "lives" and proposed_name("Score P1", 5) == "score_p1"
+    assert proposed_name("Search 2", 19) == "var_13" and proposed_name(None, 19) == "var_13"
 
 
 def test_parse_value():
