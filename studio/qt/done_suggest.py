@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QApplication,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -134,7 +135,7 @@ class DoneSuggestPanel(QGroupBox):
                 return "1 rule separates the examples"
             return f"{len(self.rules)} rules, best first (fewest terms, your variables, stable values)"
 
-        return self._run(run)
+        return self._run(run, busy="Replaying the examples to find a rule...")
 
     def _rule_chosen(self, row: int) -> None:
         self.accept_button.setEnabled(0 <= row < len(self.rules))
@@ -169,12 +170,22 @@ class DoneSuggestPanel(QGroupBox):
 
     # ---- display ----
 
-    def _run(self, action: Callable[[], Any]) -> str:
-        """Runs a command; its notice or error is shown in the box and returned."""
+    def _run(self, action: Callable[[], Any], busy: str = "") -> str:
+        """Runs a command; its notice or error is shown in the box and returned. ``busy`` is shown
+        (with a busy cursor) while a long one runs."""
+        if busy:
+            self.message.setText(busy)
+            self.message.setStyleSheet(OK_STYLE)
+            self.message.setVisible(True)
+            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            QApplication.processEvents()
         try:
             text, error = str(action()), False
         except (EmucoreError, OSError, ValueError, RuntimeError) as exc:
             text, error = str(exc), True
+        finally:
+            if busy:
+                QApplication.restoreOverrideCursor()
         self._show_counts()
         self.message.setText(text)
         self.message.setStyleSheet(ERROR_STYLE if error else OK_STYLE)
