@@ -30,8 +30,11 @@ from emucore.errors import EmucoreError
 from emucore.search import ValueCandidate
 from studio.model.screen_values import ScreenValueFinder, relation
 from studio.qt.forms import box, button, line, message_label, row
+from studio.qt.throttle import Throttle
 
 COLUMNS = ("Address", "Type", "Scale", "Bias", "Value now", "Shown now")
+VALUE_NOW, SHOWN_NOW = 4, 5
+LIVE_HZ = 10.0
 
 
 class ScreenFinderPanel(QWidget):
@@ -54,7 +57,10 @@ class ScreenFinderPanel(QWidget):
         super().__init__(parent)
         self.watch = watch
         self.scenario = scenario
+        self.session = session
         self.finder = ScreenValueFinder(session, report=getattr(session, "report", None))
+        self._throttle = Throttle(self, LIVE_HZ, self.refresh_values)
+        session.on("frame", self._frame)
         self.results: list[ValueCandidate] = []
         self.shown = line("the number on screen, e.g. 000120",
                           "Type the number the screen shows now and press Enter: the moment is kept as a "
@@ -159,22 +165,40 @@ class ScreenFinderPanel(QWidget):
 
     def _fill(self) -> None:
         self.table.setRowCount(len(self.results))
-        memory = self.finder.session.emulator.memory
         for index, candidate in enumerate(self.results):
-            try:
-                now: int | None = memory.read(candidate.address, candidate.type)
-            except (EmucoreError, IndexError, ValueError):
-                now = None
-            cells = (f"0x{candidate.address:X}", candidate.type, str(candidate.scale), f"{candidate.bias:+d}",
-                     "" if now is None else str(now),
-                     "" if now is None else str(now * candidate.scale + candidate.bias))
+            cells = (f"0x{candidate.address:X}", candidate.type, str(candidate.scale), f"{candidate.bias:+d}", "", "")
             tip = candidate.describe() + (f"\n{relation(candidate).capitalize()}" if relation(candidate) else "")
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)
                 self.table.setItem(index, column, item)
+        self.refresh_values()
         if self.results:
             self.table.selectRow(0)
+
+    def _frame(self) -> None:
+        if self.isVisible() and self.results:
+            self._throttle.request()
+
+    def refresh_values(self) -> None:
+        """The candidates' values now, and what the screen should show from each (10 times a second at most)."""
+        self._throttle.mark()
+        memory = self.session.emulator.memory
+        for index, candidate in enumerate(self.results):
+            try:
+                now: int | None = memory.read(candidate.address, candidate.type)
+            except (EmucoreError, IndexError, ValueError):
+                now = None
+            for column, value in ((VALUE_NOW, now), (SHOWN_NOW, None if now is None else
+                                                     now * candidate.scale + candidate.bias)):
+                item = self.table.item(index, column)
+                if item is not None:
+                    item.setText("" if value is None else str(value))
+
+    def close_panel(self) -> None:
+        """Stops following the session (before the game closes or another opens)."""
+        self.session.off("frame", self._frame)
+        self._throttle.stop()
 
     def make_variable(self, index: int | None = None, name: str | None = None) -> str | None:
         """Adds a candidate (default: the selected one) as a variable; says what was done."""

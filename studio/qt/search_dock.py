@@ -56,6 +56,7 @@ class SearchDock(QTabWidget):
     def set_session(self, session: Any, watch: Any) -> None:
         """Searches another game (after the window opened another one)."""
         self.panel.set_session(session)
+        self.screen.close_panel()
         for old in (self.screen, self.labels):
             holder = self.widget(self._index_of(old))
             self.removeTab(self._index_of(old))

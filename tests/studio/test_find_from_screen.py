@@ -42,6 +42,7 @@ def open_window(qtbot, folder: Path):
     window = MainWindow(Session(*resolve_game(str(folder), None)), Settings(), persist=False)
     window.timer.stop()  # the test steps the game itself
     qtbot.addWidget(window)
+    window.show()
     return window
 
 
@@ -68,6 +69,9 @@ def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, ba
     best = finder.results[0]
     assert (best.address, best.type, best.scale, best.bias) in {(SCORE, "<u2", 1, 0), (0x22, ">n5", 1, 0)}
     assert finder.table.item(0, 4).text() == str(session.emulator.memory.read(SCORE, "<u2"))  # live value
+    hold(session, "A", 5)  # frames run: the value follows (at most 10 times a second)
+    qtbot.waitUntil(lambda: finder.table.item(0, 4).text() == str(session.emulator.memory.read(SCORE, "<u2")),
+                    timeout=1000)
     assert finder.make_variable(0, finder.watch.unique_name("score")) == "score"
     assert finder.message.text().startswith("Made score (") and "its increase is the reward" in finder.message.text()
     data = json.loads((bare_nes / "data.json").read_text())["info"]
