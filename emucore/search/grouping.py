@@ -125,7 +125,7 @@ def group_candidates(search: MemorySearch, *, families: Collection[str] | None =
     snaps = search.snapshots()[-16:]  # the values seen; older snapshots add little and cost memory
     prefs = preferences(search.emulator)
     types = search.search_types
-    narrowest = {}
+    narrowest: dict[str, int] = {}
     for st in types:
         narrowest[st.digits] = min(narrowest.get(st.digits, 8), st.width)
     columns = {name: np.zeros(len(positions), dtype=np.int64) for name in KEY_COLUMNS}

@@ -29,6 +29,7 @@ import hashlib
 import io
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ def content_hash(arrays: dict[str, np.ndarray]) -> str:
 def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     """``arrays`` as a compressed npz file."""
     out = io.BytesIO()
-    np.savez_compressed(out, **arrays)
+    np.savez_compressed(out, **arrays)  # type: ignore[arg-type]  # numpy's stub types the keywords as bool
     return out.getvalue()
 
 
@@ -213,9 +214,8 @@ class SearchStore:
             steps = []
             for index in kept:
                 step = search.steps[index]
-                steps.append({"label": step.label,
-                              "candidates": store(step.candidates, "candidates",
-                                                  lambda c=step.candidates: encode_candidates(c)),
+                encoded = partial(encode_candidates, step.candidates)
+                steps.append({"label": step.label, "candidates": store(step.candidates, "candidates", encoded),
                               "reference": snapshot_row(step.reference), "compared": snapshot_row(step.compared)})
             searches.append({"name": name, "types": list(search.types),
                              "value_text": self.book.value_texts.get(name, ""), "at": kept.index(search.position),
@@ -256,7 +256,7 @@ class SearchStore:
         self.book.value_texts.update(texts)
         for name, search in loaded:
             self.book.add(name, search)
-        if current in self.book:
+        if current is not None and current in self.book:
             self.book.select(current)
         return True
 
@@ -270,7 +270,8 @@ class SearchStore:
         buffers: dict[str, np.ndarray] = {}
         snapshots = [self._snapshot(entry, layout, buffers) for entry in data["snapshots"]]
         csets: dict[str, CandidateSet] = {}
-        loaded, texts = [], {}
+        loaded: list[tuple[str, MemorySearch]] = []
+        texts: dict[str, str] = {}
         for entry in data["searches"]:
             name = entry["name"]
             if not isinstance(name, str) or not name.strip() or name in dict(loaded):

@@ -228,7 +228,7 @@ class CandidateTreeModel(QAbstractItemModel):
             return None
         child = index.internalId() != 0
         if column == TYPES:
-            return "" if child or self.grouped is None else str(self.rowCount(index.siblingAtColumn(0)) + 1)
+            return "" if child or self.grouped is None else str(self.rowCount(index.sibling(index.row(), 0)) + 1)
         found = self.candidate(index)
         if found is None:
             return None

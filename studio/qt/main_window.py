@@ -503,7 +503,7 @@ class MainWindow(QMainWindow):
         self.game_input.close()
         self.save_layout()
         self.search_panel.close_panel()
-        self.search_tabs.screen.close_panel()
+        self.search_tabs.from_screen.close_panel()
         self.session.close()
         if self.recovery is not None:
             self.recovery.finish()

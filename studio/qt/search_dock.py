@@ -40,27 +40,29 @@ class SearchDock(QTabWidget):
         self.panel = MemorySearchPanel(session, remembered_types=remembered_types)
         self.panel.make_variable.connect(self._made_from_search)
         self.addTab(_scrolled(self.panel), "Search")
-        self.screen: ScreenFinderPanel
+        self.from_screen: ScreenFinderPanel
         self.labels: LabelsPanel
         self._build_tabs(session, watch)
 
     def _build_tabs(self, session: Any, watch: Any) -> None:
-        self.screen = ScreenFinderPanel(session, watch, self.scenario)
-        self.screen.setToolTip("Type the number the screen shows at a few moments: the variable that holds it")
-        self.screen.done_typing.connect(self.screen_typed)
+        self.from_screen = ScreenFinderPanel(session, watch, self.scenario)
+        self.from_screen.setToolTip("Type the number the screen shows at a few moments: the variable that holds it")
+        self.from_screen.done_typing.connect(self.screen_typed)
         self.labels = LabelsPanel(session, self.panel.book, self.panel.chosen_types)
         self.labels.compared.connect(lambda _name: self.show_page(self.panel))
-        self.insertTab(1, _scrolled(self.screen), "From screen")
+        self.insertTab(1, _scrolled(self.from_screen), "From screen")
         self.insertTab(2, _scrolled(self.labels), "Lives")
 
     def set_session(self, session: Any, watch: Any) -> None:
         """Searches another game (after the window opened another one)."""
         self.panel.set_session(session)
-        self.screen.close_panel()
-        for old in (self.screen, self.labels):
-            holder = self.widget(self._index_of(old))
-            self.removeTab(self._index_of(old))
-            holder.deleteLater()
+        self.from_screen.close_panel()
+        for old in (self.from_screen, self.labels):
+            index = self._index_of(old)
+            holder = self.widget(index)
+            self.removeTab(index)
+            if holder is not None:
+                holder.deleteLater()
         self._build_tabs(session, watch)
 
     def _made_from_search(self, name: str, address: int, type_text: str) -> None:
@@ -76,7 +78,7 @@ class SearchDock(QTabWidget):
         self.add_variable(name, address, type_text, Provenance(how, steps, details=details))
 
     def _index_of(self, page: QWidget) -> int:
-        return next(i for i in range(self.count()) if self.widget(i).widget() is page)  # type: ignore[attr-defined]
+        return next(i for i in range(self.count()) if _page(self.widget(i)) is page)
 
     def show_page(self, page: QWidget) -> None:
         """Shows the tab of ``page`` (the panel, the finder or the wizard)."""
@@ -85,12 +87,19 @@ class SearchDock(QTabWidget):
     @property
     def current_page(self) -> QWidget:
         """The panel, finder or wizard shown now."""
-        return self.currentWidget().widget()  # type: ignore[attr-defined]
+        found = _page(self.currentWidget())
+        assert found is not None
+        return found
 
     def find_from_screen(self) -> None:
         """Shows the "From screen" tab with the cursor in its number field."""
-        self.show_page(self.screen)
-        self.screen.focus_field()
+        self.show_page(self.from_screen)
+        self.from_screen.focus_field()
+
+
+def _page(holder: QWidget | None) -> QWidget | None:
+    """The panel inside a tab's scroll area."""
+    return holder.widget() if isinstance(holder, QScrollArea) else None
 
 
 def _scrolled(page: QWidget) -> QScrollArea:

@@ -132,7 +132,9 @@ class MemorySearchPanel(QWidget):
                     lambda: self.make_variable_from(self.table.currentIndex())),
             button("Remove", "Drop the selected candidates from this search (undoable)", self.remove_selected),
         ))
-        candidates.layout().insertLayout(0, row(self.group, (self.families, 1), self.hide_zero))
+        layout_of_candidates = candidates.layout()
+        assert isinstance(layout_of_candidates, QVBoxLayout)
+        layout_of_candidates.insertLayout(0, row(self.group, (self.families, 1), self.hide_zero))
         splitter.addWidget(candidates)
         splitter.setChildrenCollapsible(False)
         splitter.setSizes([120, 400])
@@ -316,8 +318,9 @@ class MemorySearchPanel(QWidget):
         self._guard(lambda: self.book.rename(old, new))
 
     def delete_search(self) -> None:
-        if self.book.current_name is not None:
-            self._guard(lambda: self.book.delete(self.book.current_name))
+        name = self.book.current_name
+        if name is not None:
+            self._guard(lambda: self.book.delete(name))
 
     def start(self) -> None:
         """Starts the current search over (a new one if there is none) with the chosen types and value."""

@@ -102,7 +102,7 @@ def test_bare_rom_to_a_trained_integration(qtbot, bare_rom, tmp_path):
     me = Integrator(qtbot, bare_rom)
     window, session = me.window, me.session
     assert window.watch.variables == {} and session.created
-    finder, wizard = window.search_tabs.screen, window.search_tabs.labels
+    finder, wizard = window.search_tabs.from_screen, window.search_tabs.labels
 
     def type_the_score() -> None:
         window.actions["find_from_screen"].trigger()
