@@ -92,7 +92,7 @@ def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, ba
 
 def test_a_scale_goes_to_the_reward_multiplier_and_a_bias_is_said(qtbot, bare_nes):
     window = open_window(qtbot, bare_nes)
-    session, finder = window.session, window.search_tabs.screen
+    session, finder = window.session, window.search_tabs.from_screen
     for frames in (20, 35, 50):  # the screen draws a trailing zero: 10 points a unit
         hold(session, "A", frames)
         finder.finder.add(f"{session.emulator.memory.read(SCORE, '<u2') * 10:06d}")
