@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication
 
 import emucore
 from studio.model.export import export_integration
+from studio.model.searches import proposed_name
 from studio.model.session import Session
 from studio.model.settings import Settings
 
@@ -145,8 +146,9 @@ def test_bare_rom_to_a_trained_integration(qtbot, bare_rom, tmp_path):
     # stable-retro keeps lives as ">u2" at 0xFF025A (its own linter calls that type suspicious);
     # the high byte is always zero, so the byte at 0xFF025B reads the same number and ranks first
     assert (model.data(top), model.data(top.siblingAtColumn(1))) == (f"0x{LIVES[0] + 1:X}", "|u1"), name
+    assert proposed_name(window.search_panel.book.current_name, LIVES[0] + 1) == "lives"
     window.search_panel.make_variable_from(top, "lives")
-    me.did("double-click the first row, type 'lives', Enter", 3)
+    me.did("double-click the first row, Enter (the name proposed: lives)", 2)
     # 3. the next game: save its start as the default state, and type the score once more, now
     #    that the high score stays behind ("Hi: 100")
     me.play_until(lambda: me.read(LIVES) == 0 and me.read(PHASE) == 1)
