@@ -15,17 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emucore import Emulator
-from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
-from emucore.gamedata import GameData
 from emucore.integration import Variable, dump_data_json, dump_scenario_json, read_data_json, read_scenario_json
 from emucore.integration.datafile import data_entry
-from emucore.movie import Movie
 from emucore.scenario import Scenario
 from emucore.search import DoneRule
 from studio.model.provenance import Provenance
-from studio.model.regression import RegressionSuite
+from studio.model.regression import RegressionSuite, replay_lines
 
 if TYPE_CHECKING:
     from studio.model.scenario_doc import ScenarioDocument
@@ -77,32 +73,11 @@ def _with_rule(folder: Path, rule: DoneRule) -> dict[str, Variable]:
 
 def first_fire(folder: Path, movie_path: Path, rule: DoneRule) -> int | None:
     """The first movie line at which ``rule`` is true (None if never), counted as the regression does."""
-    roms = sorted(p for p in folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
-    if not roms:
-        raise FileNotFoundError(f"{folder} has no ROM")
     scenario = Scenario.parse({"done": rule.done})
-    movie = Movie(movie_path)
-    with Emulator(roms[0]) as emu:
-        data = GameData(_with_rule(folder, rule), scenario, lambda: emu.memory,
-                        ActionGroups(emu.system.actions, emu.system.buttons))
-        emu.step()  # as the env does after configure_data
-        state = movie.get_state()
-        if state:
-            emu.set_state(state)
-        masks = movie.get_masks()
-        for player in range(2):
-            emu.set_button_mask(0, player)
-        emu.step()  # line 0, the reset frame
-        data.reset()
-        data.update_ram()
-        for line in range(1, len(masks)):
-            for player, mask in enumerate(masks[line][:2]):
-                emu.set_button_mask(int(mask), player)
-            emu.step()
-            data.update_ram()
-            if data.is_done():
-                return line
-        return None
+    for line, data in replay_lines(folder, movie_path, _with_rule(folder, rule), scenario):
+        if data.is_done():
+            return line
+    return None
 
 
 def preview_rule(folder: Path, rule: DoneRule) -> list[Preview]:

@@ -8,6 +8,7 @@ movie is replayed headlessly from its start state by the same evaluator the env 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from emucore import Emulator
 from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
-from emucore.integration import IntegrationError, read_data_json, read_scenario_json, read_scripts
+from emucore.integration import IntegrationError, Variable, read_data_json, read_scenario_json, read_scripts
 from emucore.movie import Movie
 from emucore.scenario import Scenario
 from studio.model.set_aside import describe
@@ -44,22 +45,17 @@ class Outcome:
         )
 
 
-def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> tuple[float, int | None]:
-    """Total reward (player 1) and first done line of a movie under ``scenario`` (default: the folder's)."""
-    folder = Path(folder)
-    roms = sorted(p for p in folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
+def replay_lines(folder: Path, movie_path: Path, variables: dict[str, Variable], scenario: Scenario,
+                 scripts: list | None = None) -> Iterator[tuple[int, GameData]]:
+    """Replays a movie headlessly from its start state as the env runs it, yielding each line
+    after line 0 (the reset frame) with the evaluator, its memory read after that frame."""
+    roms = sorted(p for p in Path(folder).glob("rom.*") if p.suffix not in (".sha", ".delta"))
     if not roms:
         raise FileNotFoundError(f"{folder} has no ROM")
-    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
-    variables = read_data_json(data_path)[0] if data_path.exists() else {}
-    if scenario is None and scenario_path.exists():
-        scenario = read_scenario_json(scenario_path)
-    parsed = Scenario.parse(scenario)
-    scripts = read_scripts(parsed.scripts, scenario_path)[0]
     movie = Movie(movie_path)
     with Emulator(roms[0]) as emu:
-        groups = ActionGroups(parsed.actions or emu.system.actions, emu.system.buttons)
-        data = GameData(variables, parsed, lambda: emu.memory, groups, scripts)
+        groups = ActionGroups(scenario.actions or emu.system.actions, emu.system.buttons)
+        data = GameData(variables, scenario, lambda: emu.memory, groups, scripts or [])
         emu.step()  # as the env does after configure_data
         state = movie.get_state()
         if state:
@@ -70,16 +66,29 @@ def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> tupl
         emu.step()  # line 0, the reset frame
         data.reset()
         data.update_ram()
-        total, done_frame = 0.0, None
         for line in range(1, len(masks)):
             for player, mask in enumerate(masks[line][:2]):
                 emu.set_button_mask(int(mask), player)
             emu.step()
             data.update_ram()
-            total += data.current_reward()
-            if done_frame is None and data.is_done():
-                done_frame = line
-        return total, done_frame
+            yield line, data
+
+
+def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> tuple[float, int | None]:
+    """Total reward (player 1) and first done line of a movie under ``scenario`` (default: the folder's)."""
+    folder = Path(folder)
+    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
+    variables = read_data_json(data_path)[0] if data_path.exists() else {}
+    if scenario is None and scenario_path.exists():
+        scenario = read_scenario_json(scenario_path)
+    parsed = Scenario.parse(scenario)
+    scripts = read_scripts(parsed.scripts, scenario_path)[0]
+    total, done_frame = 0.0, None
+    for line, data in replay_lines(folder, movie_path, variables, parsed, scripts):
+        total += data.current_reward()
+        if done_frame is None and data.is_done():
+            done_frame = line
+    return total, done_frame
 
 
 class RegressionSuite:
