@@ -32,7 +32,7 @@ from emucore.search.checkpoints import StateLike
 from studio.model.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.episodes import ended_at_game_over
 from studio.model.session import Session
-from studio.model.set_aside import describe, set_aside_problem
+from studio.model.set_aside import describe, read_owned_json, set_aside_problem
 
 if TYPE_CHECKING:
     from studio.model.scenario_doc import ScenarioDocument
@@ -96,14 +96,8 @@ class DoneMarks:
 
     def _read_index(self) -> None:
         path = self.index_path
-        if not path.exists():
-            return
-        try:
-            raw = json.loads(path.read_text("utf-8"))
-            if not isinstance(raw, dict):
-                raise ValueError(f"the top level must be an object, not {type(raw).__name__}")
-        except (OSError, ValueError) as exc:
-            self.session.report(set_aside_problem(path, exc, "the done marks are forgotten"))
+        raw = read_owned_json(path, self.session.report, "the done marks are forgotten")
+        if raw is None:
             return
         marks = raw.get("marks", [])
         good = [m for m in marks if _mark_ok(m)] if isinstance(marks, list) else []

@@ -25,7 +25,7 @@ import numpy as np
 
 from emucore.fileio import atomic_write_bytes, atomic_write_text
 from studio.model.png import decode_png, encode_png
-from studio.model.set_aside import OpenProblem, describe, set_aside_problem
+from studio.model.set_aside import OpenProblem, describe, read_owned_json, set_aside_problem
 
 INDEX = "provenance.json"
 PICTURES = "provenance"
@@ -72,14 +72,8 @@ class ProvenanceBook:
 
     def _load(self) -> dict[str, Provenance]:
         path = self.index_path
-        if not path.exists():
-            return {}
-        try:
-            loaded = json.loads(path.read_text("utf-8"))
-            if not isinstance(loaded, dict):
-                raise ValueError(f"the top level must be an object, not {type(loaded).__name__}")
-        except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            self.report(set_aside_problem(path, exc, "how the variables were found is forgotten"))
+        loaded = read_owned_json(path, self.report, "how the variables were found is forgotten")
+        if loaded is None:
             return {}
         entries = {name: entry for name, entry in ((n, _parse(e)) for n, e in loaded.items()) if entry is not None}
         bad = [name for name in loaded if name not in entries]

@@ -12,17 +12,16 @@ bias is written down in the variable's provenance (its tooltip and "About" view)
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emucore.fileio import atomic_write_bytes, atomic_write_text
 from emucore.search import ValueCandidate, solve_value
 from studio.model.provenance import Provenance
-from studio.model.set_aside import OpenProblem, set_aside_problem
+from studio.model.set_aside import OpenProblem
+from studio.model.state_list import StateList
 
 SHOWN = re.compile(r"^\s*-?\s*\d[\d ]*$")  # digits as drawn; inner spaces are places drawn blank
 MAX_CHECKPOINTS = 32
@@ -65,6 +64,7 @@ class ScreenValueFinder:
     def __init__(self, session: Any, report: Callable[[OpenProblem], None] | None = None):
         self.session = session
         self.folder = Path(session.states.workspace) / "screen_values"
+        self.store: StateList[Checkpoint] = StateList(self.folder, INDEX, "checkpoints", "checkpoint")
         self.report = report or (lambda problem: None)
         self.checkpoints: list[Checkpoint] = self._load()
 
@@ -151,29 +151,10 @@ class ScreenValueFinder:
     # ---- the workspace ----
 
     def _save(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        entries = []
-        for index, checkpoint in enumerate(self.checkpoints):
-            name = f"checkpoint-{index:02d}.state"
-            atomic_write_bytes(self.folder / name, checkpoint.state)
-            entries.append({"shown": checkpoint.shown, "frame": checkpoint.frame, "state": name})
-        atomic_write_text(self.folder / INDEX, json.dumps({"checkpoints": entries}, indent=2) + "\n")
-        keep = {entry["state"] for entry in entries} | {INDEX}
-        for stale in self.folder.glob("checkpoint-*.state"):
-            if stale.name not in keep:
-                stale.unlink(missing_ok=True)
+        self.store.save([({"shown": c.shown, "frame": c.frame}, c.state) for c in self.checkpoints])
 
     def _load(self) -> list[Checkpoint]:
-        index = self.folder / INDEX
-        if not index.exists():
-            return []
-        try:
-            raw = json.loads(index.read_text("utf-8"))
-            checkpoints = []
-            for entry in raw["checkpoints"]:
-                state = (self.folder / Path(str(entry["state"])).name).read_bytes()
-                checkpoints.append(Checkpoint(check_shown(entry["shown"]), int(entry["frame"]), state))
-            return checkpoints[:MAX_CHECKPOINTS]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            self.report(set_aside_problem(index, exc, "find from screen starts without checkpoints"))
-            return []
+        _, checkpoints = self.store.load(
+            lambda facts, state: Checkpoint(check_shown(facts["shown"]), int(facts["frame"]), state),
+            self.report, "find from screen starts without checkpoints")
+        return checkpoints[:MAX_CHECKPOINTS]

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from emucore.errors import FileProblem
 
@@ -93,3 +95,20 @@ def set_aside_problem(path: str | os.PathLike[str], problem: str | BaseException
     if kept is None and Path(path).exists():
         consequence += f" (it could not be renamed to {Path(path).name}.bad)"
     return OpenProblem(Path(path), text, key, kept, consequence)
+
+
+def read_owned_json(path: str | os.PathLike[str], report: Callable[[OpenProblem], None],
+                    consequence: str) -> dict[str, Any] | None:
+    """A studio-owned JSON file whose top level is an object: its content, None when there is
+    none; one that cannot be read or is not an object is set aside and reported (None)."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        loaded = json.loads(path.read_text("utf-8"))
+        if not isinstance(loaded, dict):
+            raise ValueError(f"the top level must be an object, not {type(loaded).__name__}")
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        report(set_aside_problem(path, exc, consequence))
+        return None
+    return loaded

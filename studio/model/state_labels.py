@@ -9,16 +9,15 @@ workspace, so they survive a restart.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emucore.fileio import atomic_write_bytes, atomic_write_text
 from emucore.search import compare_states
 from studio.model.searches import SearchBook
-from studio.model.set_aside import OpenProblem, set_aside_problem
+from studio.model.set_aside import OpenProblem
+from studio.model.state_list import StateList
 
 MODES = {
     "equal": "the value equals the label in every state",
@@ -50,6 +49,7 @@ class StateLabels:
     def __init__(self, session: Any, report: Callable[[OpenProblem], None] | None = None):
         self.session = session
         self.folder = Path(session.states.workspace) / "state_labels"
+        self.store: StateList[Label] = StateList(self.folder, INDEX, "labels", "label")
         self.report = report or (lambda problem: None)
         self.name = "lives"
         self.labels: list[Label] = self._load()
@@ -114,33 +114,15 @@ class StateLabels:
     # ---- the workspace ----
 
     def _save(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        entries = []
-        for index, label in enumerate(self.labels):
-            file = f"label-{index:02d}.state"
-            atomic_write_bytes(self.folder / file, label.state)
-            entries.append({"value": label.value, "frame": label.frame, "source": label.source, "state": file})
-        atomic_write_text(self.folder / INDEX, json.dumps({"name": self.name, "labels": entries}, indent=2) + "\n")
-        keep = {entry["state"] for entry in entries}
-        for stale in self.folder.glob("label-*.state"):
-            if stale.name not in keep:
-                stale.unlink(missing_ok=True)
+        self.store.save([({"value": label.value, "frame": label.frame, "source": label.source}, label.state)
+                         for label in self.labels], name=self.name)
 
     def _load(self) -> list[Label]:
-        index = self.folder / INDEX
-        if not index.exists():
-            return []
-        try:
-            raw = json.loads(index.read_text("utf-8"))
-            self.name = str(raw.get("name", "lives"))[:64] or "lives"
-            labels = []
-            for entry in raw["labels"]:
-                state = (self.folder / Path(str(entry["state"])).name).read_bytes()
-                labels.append(Label(_value(entry["value"]), int(entry["frame"]), state, str(entry["source"])))
-            return labels[:MAX_LABELS]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            self.report(set_aside_problem(index, exc, "the lives wizard starts without labels"))
-            return []
+        raw, labels = self.store.load(
+            lambda facts, state: Label(_value(facts["value"]), int(facts["frame"]), state, str(facts["source"])),
+            self.report, "the lives wizard starts without labels")
+        self.name = str(raw.get("name", "lives"))[:64] or "lives"
+        return labels[:MAX_LABELS]
 
 
 def _value(value: object) -> int:

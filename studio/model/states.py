@@ -22,7 +22,7 @@ from emucore.fileio import atomic_write_bytes, atomic_write_text
 from emucore.integration import IntegrationError, read_state_file, write_state_file
 from studio.model.opening import read_metadata
 from studio.model.png import decode_png, encode_png, thumbnail
-from studio.model.set_aside import OpenProblem, set_aside_problem
+from studio.model.set_aside import OpenProblem, read_owned_json, set_aside_problem
 
 SLOTS = 10
 NAME = re.compile(r"^[^/\\\0]+$")
@@ -53,14 +53,8 @@ class StateLibrary:
 
     def _index(self) -> dict:
         path = self._index_path()
-        if not path.exists():
-            return {}
-        try:
-            loaded = json.loads(path.read_text("utf-8"))
-            if not isinstance(loaded, dict):
-                raise ValueError(f"the top level must be an object, not {type(loaded).__name__}")
-        except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            self.report(set_aside_problem(path, exc, "the states' frame numbers and times are forgotten"))
+        loaded = read_owned_json(path, self.report, "the states' frame numbers and times are forgotten")
+        if loaded is None:
             return {}
         bad = [key for key, entry in loaded.items() if not _entry_ok(entry)]
         if bad:
