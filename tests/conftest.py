@@ -16,6 +16,14 @@ GENESIS_ROM = ROOT / "integrations" / "StudioDemo-Genesis" / "rom.md"
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+def play(emulator, mask: int, frames: int) -> None:
+    """Holds the buttons of ``mask`` (player 1) for ``frames`` frames, then releases them."""
+    emulator.set_button_mask(mask)
+    for _ in range(frames):
+        emulator.step()
+    emulator.set_button_mask(0)
+
+
 def airstriker_folder() -> Path | None:
     cores = stable_retro_cores_dir()
     if cores is None:

@@ -15,7 +15,7 @@ import pytest
 from emucore import Emulator
 from emucore.movie import MovieRecorder
 from emucore.search import MemorySearch, compare_states, search_movie, snapshot_from_state
-from tests.conftest import GENESIS_ROM, NES_ROM
+from tests.conftest import GENESIS_ROM, NES_ROM, play
 
 # Genesis pad bits (libretro ids): B 0, RIGHT 7, LEFT 6, C 8. NES: B 0, A 8, LEFT 6, RIGHT 7.
 G_B, G_C, RIGHT, LEFT = 1 << 0, 1 << 8, 1 << 7, 1 << 6
@@ -24,13 +24,6 @@ N_A, N_B = 1 << 8, 1 << 0
 # Genesis: lives drop at power-on frames 304, 604, 904 (README "Timings"); NES at frame counter 300, 600, 900.
 GENESIS_LIVES = (0xFF0012, "|u1")
 NES_LIVES = (19, "|u1")
-
-
-def play(emulator: Emulator, mask: int, frames: int) -> None:
-    emulator.set_button_mask(mask)
-    for _ in range(frames):
-        emulator.step()
-    emulator.set_button_mask(0)
 
 
 @pytest.fixture

@@ -19,17 +19,10 @@ from studio.model.search_store import (
     npz_bytes,
 )
 from studio.model.searches import SearchBook
-from tests.conftest import GENESIS_ROM, NES_ROM
+from tests.conftest import GENESIS_ROM, NES_ROM, play
 
 # Genesis pad (libretro ids): B adds 1 to the score, C adds 10 (homebrew/genesis/README.md).
 G_B, G_C = 1 << 0, 1 << 8
-
-
-def play(emulator: Emulator, mask: int, frames: int) -> None:
-    emulator.set_button_mask(mask)
-    for _ in range(frames):
-        emulator.step()
-    emulator.set_button_mask(0)
 
 
 @pytest.fixture
