@@ -154,6 +154,7 @@ class MemorySearchPanel(QWidget):
         self.search_store: SearchStore | None = None
         self._attach()
         self._book_changed("searches")
+        self._book_changed("candidates")
 
     # ---- session wiring ----
 
@@ -185,6 +186,7 @@ class MemorySearchPanel(QWidget):
         self.book.listeners.append(self._book_changed)
         self._attach()
         self._book_changed("searches")
+        self._book_changed("candidates")
 
     def close_panel(self) -> None:
         """Stops listening to the session and lets go of the candidates (before the game closes)."""
@@ -211,6 +213,8 @@ class MemorySearchPanel(QWidget):
     # ---- model events ----
 
     def _book_changed(self, event: str) -> None:
+        """"searches": the names or the current one changed; "candidates": the current search's
+        candidates (grouping them is the costly part, done once per change)."""
         if event == "searches":
             self.names.blockSignals(True)
             self.names.clear()
@@ -222,6 +226,7 @@ class MemorySearchPanel(QWidget):
             self.value.setText(self.book.value_texts.get(self.book.current_name or "", ""))
             self.value.blockSignals(False)
             self._title_buttons()
+            return  # the list of names: the candidates follow with their own event when they change
         search = self.book.current
         self._guard(lambda: self.model.set_search(search), clear=False)
         self.history.clear()
