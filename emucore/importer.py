@@ -25,42 +25,16 @@ Departures from stable-retro, all deliberate:
 from __future__ import annotations
 
 import argparse
-import io
-import json
-import lzma
 import os
 import shutil
-import stat
-import struct
 import sys
 import time
-import zipfile
-import zlib
 from collections.abc import Iterable, Sequence
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Literal, TextIO
 
-from emucore.data import Integrations, candidate_hashes, get_known_hashes
-from emucore.data.hashes import MAX_ROM_BYTES
-from emucore.fileio import atomic_write_bytes
-
-#: Zip entries larger than this (uncompressed) are skipped.
-MAX_ENTRY_BYTES = 64 << 20
-#: Inner zips nested deeper than this are not opened.
-MAX_ZIP_DEPTH = 8
-
-_ZIP_ERRORS = (
-    zipfile.BadZipFile,
-    zipfile.LargeZipFile,
-    zlib.error,
-    lzma.LZMAError,
-    struct.error,
-    EOFError,
-    OSError,
-    NotImplementedError,  # unsupported compression method
-    RuntimeError,  # encrypted entry
-    ValueError,
-)
+from emucore.data import Integrations, get_known_hashes
+from emucore.data.installer import RomInstaller
 
 Progress = bool | Literal["force"]
 
@@ -97,130 +71,6 @@ class _ProgressBar:
             self.stream.write("\r" + " " * self.shown + "\r")
             self.stream.flush()
             self.shown = 0
-
-
-class _Importer:
-    def __init__(self, known: dict[str, tuple[str, str, str]], out: TextIO, err: TextIO, bar: _ProgressBar | None):
-        self.known = known
-        self.out = out
-        self.err = err
-        self.bar = bar
-        self.written: list[tuple[str, Path]] = []
-        self.seen: set[tuple[str, str]] = set()
-        self.imported: set[str] = set()
-        self.oversized = 0
-
-    # -- reporting ---------------------------------------------------------------------------
-    def say(self, text: str, *, error: bool = False) -> None:
-        if self.bar is not None:
-            self.bar.clear()
-        stream = self.err if error else self.out
-        print(text, file=stream)
-        stream.flush()
-
-    def warn(self, text: str) -> None:
-        self.say(f"emucore import: {text}", error=True)
-
-    # -- matching and writing ----------------------------------------------------------------
-    def offer(self, name: str, data: bytes) -> None:
-        """Hash one candidate ROM (``name`` decides the hashing rule) and install it on a match."""
-        if len(data) > MAX_ROM_BYTES:
-            self.oversized += 1
-            return
-        for sha in candidate_hashes(name, data):
-            if sha in self.known:
-                self.install(data, *self.known[sha])
-                return
-
-    def install(self, data: bytes, game: str, ext: str, set_dir: str) -> None:
-        key = (game, set_dir)
-        if key in self.seen:
-            return
-        self.seen.add(key)
-        self.say(f"Importing {game}")
-        game_dir = Path(set_dir) / game
-        targets = [game_dir / f"rom{ext}"]
-        original = _original_rom_name(game_dir)
-        if original and original != targets[0].name:
-            targets.append(game_dir / original)
-        for target in targets:
-            try:
-                if not (target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data):
-                    atomic_write_bytes(target, data)
-            except OSError as exc:
-                self.warn(f"cannot write {target}: {exc.strerror or exc}")
-                continue
-            self.written.append((game, target))
-            self.imported.add(game)
-
-    # -- walking -----------------------------------------------------------------------------
-    def scan_file(self, path: Path) -> None:
-        try:
-            info = path.stat()
-        except OSError as exc:
-            self.warn(f"cannot read {path}: {exc.strerror or exc}")
-            return
-        if not stat.S_ISREG(info.st_mode):
-            return
-        is_zip = path.suffix.lower() == ".zip"
-        if info.st_size > MAX_ROM_BYTES and not is_zip:
-            self.oversized += 1
-        elif info.st_size <= MAX_ROM_BYTES:
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                self.warn(f"cannot read {path}: {exc.strerror or exc}")
-                return
-            self.offer(path.name, data)
-            if is_zip:
-                self.scan_zip(data, str(path), 1)
-        elif is_zip:
-            self.scan_zip(path, str(path), 1)
-
-    def scan_zip(self, source: bytes | Path, label: str, depth: int) -> None:
-        """Offer every entry of a zip (given as its bytes or its path), recursing into inner zips."""
-        try:
-            with zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source) as archive:
-                for entry in archive.infolist():
-                    self.scan_entry(archive, entry, label, depth)
-        except _ZIP_ERRORS as exc:
-            self.warn(f"skipping corrupt zip {label}: {exc}")
-
-    def scan_entry(self, archive: zipfile.ZipFile, entry: zipfile.ZipInfo, label: str, depth: int) -> None:
-        where = f"{label}!{entry.filename}"
-        if entry.is_dir():
-            return
-        if entry.file_size > MAX_ENTRY_BYTES:
-            self.oversized += 1
-            return
-        try:
-            with archive.open(entry) as f:
-                data = f.read(MAX_ENTRY_BYTES + 1)
-        except _ZIP_ERRORS as exc:
-            self.warn(f"skipping unreadable entry {where}: {exc}")
-            return
-        if len(data) > MAX_ENTRY_BYTES:
-            self.oversized += 1
-            return
-        name = PurePosixPath(entry.filename).name
-        if len(data) <= MAX_ROM_BYTES or not name.lower().endswith(".zip"):
-            self.offer(name, data)
-        if name.lower().endswith(".zip"):
-            if depth >= MAX_ZIP_DEPTH:
-                self.warn(f"not opening {where}: zips nested deeper than {MAX_ZIP_DEPTH}")
-                return
-            self.scan_zip(data, where, depth + 1)
-
-
-def _original_rom_name(game_dir: Path) -> str | None:
-    try:
-        metadata = json.loads((game_dir / "metadata.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    name = metadata.get("original_rom_name") if isinstance(metadata, dict) else None
-    if not isinstance(name, str) or not name or name in (".", "..") or "/" in name or "\\" in name:
-        return None
-    return name
 
 
 def _collect(paths: Iterable[str | os.PathLike[str]], warn) -> list[Path]:
@@ -276,10 +126,10 @@ def import_paths(
     err = sys.stderr if err is None else err
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    importer = _Importer(get_known_hashes(inttype), out, err, None)
+    importer = RomInstaller(get_known_hashes(inttype), out, err)
     files = _collect(paths, importer.warn)
     bar = _ProgressBar(len(files), err, _show_progress(progress, err))
-    importer.bar = bar
+    importer.before_output = bar.clear
     for done, file in enumerate(files, 1):
         bar.update(done - 1, file.name)
         importer.scan_file(file)
@@ -288,32 +138,6 @@ def import_paths(
     if importer.oversized:
         importer.warn(f"skipped {importer.oversized} files or zip entries over the size limit")
     importer.say(f"Imported {len(importer.imported)} games")
-    return importer.written
-
-
-def merge_files(
-    files: Iterable[str | os.PathLike[str]], *, quiet: bool = True, inttype: Integrations | int = Integrations.ALL
-) -> list[tuple[str, Path]]:
-    """Import exactly these files, without zip handling (``data.merge``'s engine).
-
-    Args:
-        files: ROM files.
-        quiet: When false, print ``Importing <game>`` per match and ``Imported <n> games``.
-        inttype: The sets to match against.
-    """
-    sink: TextIO = io.StringIO() if quiet else sys.stdout
-    importer = _Importer(get_known_hashes(inttype), sink, sys.stderr, None)
-    for file in files:
-        path = Path(file)
-        try:
-            if not path.is_file() or path.stat().st_size > MAX_ROM_BYTES:
-                continue
-            data = path.read_bytes()
-        except OSError:
-            continue
-        importer.offer(path.name, data)
-    if not quiet:
-        importer.say(f"Imported {len(importer.imported)} games")
     return importer.written
 
 

@@ -46,10 +46,10 @@ from emucore.data.hashes import (
     candidate_hashes,
     get_known_hashes,
     groom_rom,
-    merge,
     read_rom_sha,
     verify_hash,
 )
+from emucore.data.installer import merge
 from emucore.data.integrations import (
     DefaultIntegrations,
     Integrations,

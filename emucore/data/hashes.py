@@ -126,14 +126,3 @@ def verify_hash(game: str, inttype: Integrations | int = Integrations.DEFAULT) -
         for chunk in iter(lambda: f.read(1 << 20), b""):
             digest.update(chunk)
     return [] if digest.hexdigest() in expected else [(game, "sha mismatch")]
-
-
-def merge(*files: str | os.PathLike[str], quiet: bool = True) -> list[tuple[str, os.PathLike[str]]]:
-    """Import the given ROM files (no folder walk, no archive handling), as stable-retro's ``merge``.
-
-    Returns:
-        ``(game, written path)`` for each file written.
-    """
-    from emucore.importer import merge_files
-
-    return merge_files(files, quiet=quiet)

@@ -8,7 +8,6 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
 from emucore.integration import jsontext
 from emucore.integration.common import IntegrationError, rom_sha1, system_from_extension, system_from_name
@@ -24,9 +23,6 @@ from emucore.integration.scenariofile import (
 )
 from emucore.integration.statefile import STATE_SUFFIX, StateStore, gzip_state
 from emucore.systems import system_for_path, systems
-
-if TYPE_CHECKING:
-    from emucore.integration.common import Finding
 
 
 def read_text(path: Path) -> str:
@@ -184,12 +180,6 @@ class Integration:
             return found
         declared = self.metadata.get("system")
         return declared if isinstance(declared, str) and declared in systems() else None
-
-    def lint(self) -> list[Finding]:
-        """Lint findings for this integration (see :func:`emucore.integration.lint`)."""
-        from emucore.integration.lint import lint
-
-        return lint(self)
 
     def files(self, *, include_rom: bool = False) -> dict[str, bytes | Path]:
         """Every file a save writes, by relative path: content, or a file to copy."""

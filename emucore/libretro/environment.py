@@ -10,14 +10,34 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from emucore.libretro._native import ffi
 from emucore.libretro.options import OptionStore
 from emucore.libretro.structs import ControllerType, Geometry, InputDescriptor, MemoryDescriptor, Timing
 
-if TYPE_CHECKING:
-    from emucore.libretro.session import CoreSession
+
+class CallbackSession(Protocol):
+    """What the callbacks read and set on the session running the core (``CoreSession`` in session.py)."""
+
+    options: OptionStore
+    memory_maps: list[MemoryDescriptor]
+    memory_maps_version: int
+    input_descriptors: list[InputDescriptor]
+    controller_info: list[list[ControllerType]]
+    messages: list[str]
+    serialization_quirks: int
+    support_no_game: bool
+    shutdown_requested: bool
+    geometry: Geometry | None
+    timing: Timing | None
+    environment_calls: dict[int, int]
+    callback_thread: int | None
+
+    def stash_error(self, exc: BaseException) -> None: ...
+
+    def log(self, level: int, text: str) -> None: ...
+
 
 EXPERIMENTAL = 0x10000
 
@@ -32,7 +52,7 @@ def geometry_of(g: Any) -> Geometry:
 
 @ffi.def_extern()
 def emu_py_environment(userdata: Any, cmd: int, data: Any) -> bool:
-    session: CoreSession = ffi.from_handle(userdata)
+    session: CallbackSession = ffi.from_handle(userdata)
     outer, session.callback_thread = session.callback_thread, threading.get_ident()
     try:
         session.environment_calls[cmd] = session.environment_calls.get(cmd, 0) + 1
@@ -47,7 +67,7 @@ def emu_py_environment(userdata: Any, cmd: int, data: Any) -> bool:
 
 @ffi.def_extern()
 def emu_py_log(userdata: Any, level: int, text: Any) -> None:
-    session: CoreSession = ffi.from_handle(userdata)
+    session: CallbackSession = ffi.from_handle(userdata)
     outer, session.callback_thread = session.callback_thread, threading.get_ident()
     try:
         session.log(level, ffi.string(text).decode("utf-8", "replace").rstrip("\n"))
@@ -57,7 +77,7 @@ def emu_py_log(userdata: Any, level: int, text: Any) -> None:
         session.callback_thread = outer
 
 
-def _get_variable(session: CoreSession, data: Any) -> bool:
+def _get_variable(session: CallbackSession, data: Any) -> bool:
     variable = ffi.cast("struct retro_variable *", data)
     key = c_text(variable.key)
     buffer = session.options.answer_buffer(key) if key else ffi.NULL
@@ -65,7 +85,7 @@ def _get_variable(session: CoreSession, data: Any) -> bool:
     return buffer != ffi.NULL
 
 
-def _set_variable(session: CoreSession, data: Any) -> bool:
+def _set_variable(session: CallbackSession, data: Any) -> bool:
     if data == ffi.NULL:
         return True  # a query: "is SET_VARIABLE supported"
     variable = ffi.cast("struct retro_variable *", data)
@@ -76,23 +96,23 @@ def _set_variable(session: CoreSession, data: Any) -> bool:
     return True
 
 
-def _string(value_of: Callable[[CoreSession], Any]) -> Callable[[CoreSession, Any], bool]:
-    def handler(session: CoreSession, data: Any) -> bool:
+def _string(value_of: Callable[[CallbackSession], Any]) -> Callable[[CallbackSession, Any], bool]:
+    def handler(session: CallbackSession, data: Any) -> bool:
         ffi.cast("const char **", data)[0] = value_of(session)
         return True
 
     return handler
 
 
-def _unsigned(value: int) -> Callable[[CoreSession, Any], bool]:
-    def handler(session: CoreSession, data: Any) -> bool:
+def _unsigned(value: int) -> Callable[[CallbackSession, Any], bool]:
+    def handler(session: CallbackSession, data: Any) -> bool:
         ffi.cast("unsigned *", data)[0] = value
         return True
 
     return handler
 
 
-def _set_memory_maps(session: CoreSession, data: Any) -> bool:
+def _set_memory_maps(session: CallbackSession, data: Any) -> bool:
     memory_map = ffi.cast("struct retro_memory_map *", data)
     descriptors = []
     for i in range(memory_map.num_descriptors):
@@ -122,7 +142,7 @@ def _until_null(items: Any, field: str) -> Iterator[Any]:
         i += 1
 
 
-def _set_input_descriptors(session: CoreSession, data: Any) -> bool:
+def _set_input_descriptors(session: CallbackSession, data: Any) -> bool:
     items = ffi.cast("struct retro_input_descriptor *", data)
     session.input_descriptors = [
         InputDescriptor(d.port, d.device, d.index, d.id, c_text(d.description) or "")
@@ -131,7 +151,7 @@ def _set_input_descriptors(session: CoreSession, data: Any) -> bool:
     return True
 
 
-def _set_controller_info(session: CoreSession, data: Any) -> bool:
+def _set_controller_info(session: CallbackSession, data: Any) -> bool:
     ports = ffi.cast("struct retro_controller_info *", data)
     session.controller_info = [
         [ControllerType(c_text(port.types[j].desc) or "", int(port.types[j].id)) for j in range(port.num_types)]
@@ -140,19 +160,19 @@ def _set_controller_info(session: CoreSession, data: Any) -> bool:
     return True
 
 
-def _set_geometry(session: CoreSession, data: Any) -> bool:
+def _set_geometry(session: CallbackSession, data: Any) -> bool:
     session.geometry = geometry_of(ffi.cast("struct retro_game_geometry *", data))
     return True
 
 
-def _set_av_info(session: CoreSession, data: Any) -> bool:
+def _set_av_info(session: CallbackSession, data: Any) -> bool:
     av = ffi.cast("struct retro_system_av_info *", data)
     session.geometry = geometry_of(av.geometry)
     session.timing = Timing(float(av.timing.fps), float(av.timing.sample_rate))
     return True
 
 
-def _set_message(session: CoreSession, data: Any) -> bool:
+def _set_message(session: CallbackSession, data: Any) -> bool:
     message = c_text(ffi.cast("struct retro_message *", data).msg)
     if message:
         session.messages.append(message)
@@ -160,32 +180,32 @@ def _set_message(session: CoreSession, data: Any) -> bool:
     return True
 
 
-def _set_quirks(session: CoreSession, data: Any) -> bool:
+def _set_quirks(session: CallbackSession, data: Any) -> bool:
     session.serialization_quirks = int(ffi.cast("uint64_t *", data)[0])
     return True
 
 
-def _set_support_no_game(session: CoreSession, data: Any) -> bool:
+def _set_support_no_game(session: CallbackSession, data: Any) -> bool:
     session.support_no_game = bool(ffi.cast("bool *", data)[0])
     return True
 
 
-def _shutdown(session: CoreSession, data: Any) -> bool:
+def _shutdown(session: CallbackSession, data: Any) -> bool:
     session.shutdown_requested = True
     return True
 
 
-def _accept(session: CoreSession, data: Any) -> bool:
+def _accept(session: CallbackSession, data: Any) -> bool:
     return True
 
 
-def _false_bool(session: CoreSession, data: Any) -> bool:
+def _false_bool(session: CallbackSession, data: Any) -> bool:
     ffi.cast("bool *", data)[0] = False
     return True
 
 
-def _declaring(parse: Callable[[OptionStore, Any], None]) -> Callable[[CoreSession, Any], bool]:
-    def handler(session: CoreSession, data: Any) -> bool:
+def _declaring(parse: Callable[[OptionStore, Any], None]) -> Callable[[CallbackSession, Any], bool]:
+    def handler(session: CallbackSession, data: Any) -> bool:
         if data != ffi.NULL:
             parse(session.options, data)
         return True
@@ -193,7 +213,7 @@ def _declaring(parse: Callable[[OptionStore, Any], None]) -> Callable[[CoreSessi
     return handler
 
 
-_HANDLERS: dict[int, Callable[[CoreSession, Any], bool]] = {
+_HANDLERS: dict[int, Callable[[CallbackSession, Any], bool]] = {
     2: _false_bool,  # GET_OVERSCAN
     6: _set_message,  # SET_MESSAGE
     7: _shutdown,  # SHUTDOWN

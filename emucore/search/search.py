@@ -22,7 +22,7 @@ import numpy as np
 from emucore.memory import AddressSpace
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
 from emucore.search.ops import OPS, decode_all, describe, refine_set
-from emucore.search.snapshot import Layout, Snapshot, layout_of
+from emucore.search.snapshot import Layout, Snapshot, layout_of, snapshot_from_state
 from emucore.search.typelist import search_types, system_types
 
 MAX_HISTORY = 200  # steps kept for undo (the oldest after the start are dropped)
@@ -158,7 +158,7 @@ class MemorySearch:
             value: See ``op``.
             against: ``"previous"`` (the last refinement's snapshot), ``"first"`` (the start's), a
                 :class:`Snapshot`, or a save state's bytes (memory is read from it without
-                disturbing the emulator; see :func:`~emucore.search.states.snapshot_from_state`).
+                disturbing the emulator; see :func:`~emucore.search.snapshot.snapshot_from_state`).
             snapshot: Memory to test instead of memory now.
 
         Returns:
@@ -177,8 +177,6 @@ class MemorySearch:
         if isinstance(against, Snapshot):
             return against, against.label or "snapshot"
         if isinstance(against, (bytes, bytearray, memoryview)):
-            from emucore.search.states import snapshot_from_state
-
             return snapshot_from_state(self.emulator, bytes(against)), "state"
         if against == "previous":
             return self.previous, ""

@@ -178,3 +178,22 @@ class Snapshot:
     def __repr__(self) -> str:
         where = f" frame {self.frame}" if self.frame is not None else ""
         return f"<Snapshot {self.layout.positions} positions{where}{' ' + self.label if self.label else ''}>"
+
+
+def snapshot_from_state(emulator: Any, state: bytes, label: str = "") -> Snapshot:
+    """The memory a save state holds, read by loading it and then restoring the emulator's state.
+
+    Args:
+        emulator: The :class:`~emucore.emulator.Emulator` (its core decodes the state).
+        state: Raw state bytes (``Emulator.get_state()``, ``StateLibrary.load(name)``).
+        label: A label for the snapshot.
+
+    Raises:
+        StateError: the core rejects the state (the emulator is unchanged).
+    """
+    saved = emulator.get_state()
+    try:
+        emulator.set_state(bytes(state))
+        return Snapshot.capture(emulator.memory, None, label or "state")
+    finally:
+        emulator.set_state(saved)

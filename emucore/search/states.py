@@ -14,28 +14,9 @@ from typing import Any
 
 from emucore.search.ops import refine_set
 from emucore.search.search import MemorySearch
-from emucore.search.snapshot import Snapshot
+from emucore.search.snapshot import Snapshot, snapshot_from_state
 
 MODES = ("equal", "order", "order-either")
-
-
-def snapshot_from_state(emulator: Any, state: bytes, label: str = "") -> Snapshot:
-    """The memory a save state holds, read by loading it and then restoring the emulator's state.
-
-    Args:
-        emulator: The :class:`~emucore.emulator.Emulator` (its core decodes the state).
-        state: Raw state bytes (``Emulator.get_state()``, ``StateLibrary.load(name)``).
-        label: A label for the snapshot.
-
-    Raises:
-        StateError: the core rejects the state (the emulator is unchanged).
-    """
-    saved = emulator.get_state()
-    try:
-        emulator.set_state(bytes(state))
-        return Snapshot.capture(emulator.memory, None, label or "state")
-    finally:
-        emulator.set_state(saved)
 
 
 def _snapshot(emulator: Any, item: Snapshot | bytes, label: str) -> Snapshot:
@@ -86,3 +67,5 @@ def compare_states(
     search.install(cset, f"states {mode} {labels}")
     return search
 
+
+__all__ = ["MODES", "compare_states", "snapshot_from_state"]

@@ -3,32 +3,45 @@ variable" (how it was found, a note), and the table's context menu that offers t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QLabel, QMenu, QTableView, QWidget
 
 from studio.model.poke import DEFAULT_FRAMES, PokeResult, poke_test
+from studio.model.watch import Watch
 from studio.qt.poke_dialog import PokeTestDialog, describe_result
 from studio.qt.variable_about import VariableAboutDialog
 
-if TYPE_CHECKING:
-    from studio.qt.variables_panel import VariablesPanel
+
+class VariableTable(Protocol):
+    """The variables panel as its actions use it (``VariablesPanel``)."""
+
+    table: QTableView
+    message: QLabel
+    watch: Watch
+
+    def selected_names(self) -> list[str]: ...
+
+    def remove_selected(self) -> None: ...
+
+    def say(self, text: str, warning: bool = False) -> None: ...
 
 
 class VariableActions:
     """The poke test and the provenance view of the panel's variables (the panel's watch, read each time)."""
 
-    def __init__(self, panel: VariablesPanel):
+    def __init__(self, panel: VariableTable, parent: QWidget):
         self.panel = panel
+        self.parent = parent
 
     def context_menu(self, pos: QPoint) -> QMenu:
         """The table's menu for the row at ``pos`` (selected first when it was not)."""
         panel = self.panel
         index = panel.table.indexAt(pos)
-        if index.isValid() and panel.model.names[index.row()] not in panel.selected_names():
+        if index.isValid() and not panel.table.selectionModel().isRowSelected(index.row()):
             panel.table.selectRow(index.row())
-        menu = QMenu(panel)
+        menu = QMenu(self.parent)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         chosen = bool(panel.selected_names())
         for text, slot in (("Poke test...", self.open_poke_test), ("About this variable...", self.show_about),
@@ -41,7 +54,7 @@ class VariableActions:
             names = self.panel.selected_names()
             name = names[0] if names else None
         if name is None:
-            self.panel._say("Select a variable first", True)
+            self.panel.say("Select a variable first", True)
         return name
 
     def open_poke_test(self, name: str | None = None) -> PokeTestDialog | None:
@@ -56,7 +69,7 @@ class VariableActions:
         except IndexError:  # unmapped: the test will say so
             current = None
         dialog = PokeTestDialog(name, variable.type, current,
-                                lambda value, frames: self.run_poke_test(name, value, frames), self.panel)
+                                lambda value, frames: self.run_poke_test(name, value, frames), self.parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog
@@ -71,9 +84,9 @@ class VariableActions:
         try:
             result = poke_test(panel.watch.session, panel.watch.variables[name], value, frames)
         except ValueError as exc:
-            panel._say(f"{name}: {exc}")
+            panel.say(f"{name}: {exc}")
             raise
-        panel._say(f"{name}: {result.verdict()}")
+        panel.say(f"{name}: {result.verdict()}")
         panel.message.setStyleSheet("")
         panel.message.setToolTip(describe_result(result))
         return result
@@ -83,7 +96,7 @@ class VariableActions:
         name = self._chosen(name)
         if name is None:
             return None
-        dialog = VariableAboutDialog(self.panel.watch, name, self.panel)
+        dialog = VariableAboutDialog(self.panel.watch, name, self.parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog

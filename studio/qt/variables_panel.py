@@ -170,7 +170,7 @@ class VariablesPanel(QWidget):
         self.watch = watch
         self._throttle = Throttle(self, REFRESH_HZ, self.refresh)
 
-        self.model = VariablesModel(watch, self._say)
+        self.model = VariablesModel(watch, self.say)
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -200,7 +200,7 @@ class VariablesPanel(QWidget):
         poke.setToolTip("Poke a value on a scratch copy of the game: a real counter, a copy, or not shown?")
         about.setToolTip("How the selected variable was found, and your note about it")
         #: Poke test, "About this variable" and the table's context menu.
-        self.actions = VariableActions(self)
+        self.actions = VariableActions(self, self)
         poke.clicked.connect(lambda: self.actions.open_poke_test())
         about.clicked.connect(lambda: self.actions.show_about())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -238,7 +238,7 @@ class VariablesPanel(QWidget):
         self._attach()
         self._rebuild_curves()
         if watch.load_error:
-            self._say(watch.load_error)
+            self.say(watch.load_error)
 
     # ---- session wiring ----
 
@@ -296,7 +296,7 @@ class VariablesPanel(QWidget):
 
     # ---- editing ----
 
-    def _say(self, text: str, warning: bool = False) -> None:
+    def say(self, text: str, warning: bool = False) -> None:
         color = "#b9770e" if warning else "#c0392b"
         self.message.setStyleSheet(f"color: {color}")
         self.message.setText(text)
@@ -314,10 +314,10 @@ class VariablesPanel(QWidget):
         try:
             name = self.watch.add(self.watch.unique_name(name), address, type, provenance=provenance)
         except ValueError as exc:
-            self._say(str(exc))
+            self.say(str(exc))
             return None
         warning = self.watch.warning(name)
-        self._say(warning or f"Added {name!r} to data.json", bool(warning))
+        self.say(warning or f"Added {name!r} to data.json", bool(warning))
         row = self.model.names.index(name)
         self.table.selectRow(row)
         self.table.scrollTo(self.model.index(row, NAME))
@@ -335,7 +335,7 @@ class VariablesPanel(QWidget):
         for name in names:
             self.watch.remove(name)
         if names:
-            self._say(f"Removed {', '.join(names)}")
+            self.say(f"Removed {', '.join(names)}")
 
     # ---- plot ----
 

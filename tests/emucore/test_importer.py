@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from emucore import data, importer
-from emucore.data import DefaultIntegrations, Integrations
+from emucore.data import DefaultIntegrations, Integrations, installer
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 CUSTOM = Integrations.CUSTOM_ONLY
@@ -118,7 +118,7 @@ def test_broken_zips_are_reported_not_fatal(custom, tmp_path):
 
 
 def test_size_limits(custom, tmp_path, monkeypatch):
-    monkeypatch.setattr(importer, "MAX_ENTRY_BYTES", 4096)
+    monkeypatch.setattr(installer, "MAX_ENTRY_BYTES", 4096)
     roms = tmp_path / "roms"
     roms.mkdir()
     (roms / "big.zip").write_bytes(zip_bytes({"game.nes": NES_ROM.read_bytes()}))  # larger than 4 KiB inside
@@ -129,7 +129,7 @@ def test_size_limits(custom, tmp_path, monkeypatch):
 
 
 def test_deep_nesting_is_bounded(custom, tmp_path, monkeypatch):
-    monkeypatch.setattr(importer, "MAX_ZIP_DEPTH", 2)
+    monkeypatch.setattr(installer, "MAX_ZIP_DEPTH", 2)
     blob = zip_bytes({"game.nes": NES_ROM.read_bytes()})
     for _ in range(3):
         blob = zip_bytes({"next.zip": blob})

@@ -296,7 +296,7 @@ def test_lint_an_integration_in_memory(tmp_path: Path) -> None:
     game.metadata["default_state"] = "Nope"
     game.states["Raw"] = b""
     game.rom_shas.append("xyz")
-    findings = game.lint()
+    findings = lint(game)
     assert found(findings, "warning", "data.json", "suspicious type >u2 for lives")
     assert found(findings, "error", "scenario.json", "crop must be an array")
     assert found(findings, "error", "metadata.json", "invalid default state Nope")
