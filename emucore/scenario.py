@@ -12,21 +12,9 @@ from typing import Any
 import numpy as np
 
 from emucore.errors import EmucoreError
+from emucore.operations import EVALUATE, Operation
 
-OPS = {
-    "equal": lambda v, ref: int(v == ref),
-    "negative-equal": lambda v, ref: int(v == -ref),
-    "not-equal": lambda v, ref: int(v != ref),
-    "less-than": lambda v, ref: int(v < ref),
-    "greater-than": lambda v, ref: int(v > ref),
-    "less-or-equal": lambda v, ref: int(v <= ref),
-    "greater-or-equal": lambda v, ref: int(v >= ref),
-    "nonzero": lambda v, ref: int(v != 0),
-    "zero": lambda v, ref: int(v == 0),
-    "positive": lambda v, ref: int(v > 0),
-    "negative": lambda v, ref: int(v < 0),
-    "sign": lambda v, ref: (v > 0) - (v < 0),
-}
+OPS = EVALUATE  # scenario.json's ops by name -> op(measured, reference)
 MEASUREMENTS = ("delta", "absolute")
 ZERO = np.float32(0)
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -61,7 +49,7 @@ class Term:
     """One variable's measurement: ``op(measured)`` with ``measured`` its value or its delta."""
 
     measurement: str = "delta"
-    op: str | None = None
+    op: Operation | None = None
     reference: int = 0
     reward: np.float32 = np.float32(0)
     penalty: np.float32 = np.float32(0)
@@ -87,7 +75,7 @@ class Term:
         op = spec.get("op")
         return cls(
             measurement=measurement if measurement in MEASUREMENTS else default_measurement,
-            op=op if isinstance(op, str) and op in OPS else None,
+            op=Operation(op) if isinstance(op, str) and op in OPS else None,
             reference=_int(spec.get("reference", 0), "reference"),
             reward=_f32(spec.get("reward", 0.0), "reward"),
             penalty=_f32(spec.get("penalty", 0.0), "penalty"),

@@ -10,11 +10,9 @@ from typing import Any
 
 from emucore.datatypes import U64, InvalidTypeError, parse_type
 from emucore.integration.common import Finding
+from emucore.operations import Operation
 
-OPS = frozenset({
-    "equal", "negative-equal", "not-equal", "less-than", "greater-than", "less-or-equal",
-    "greater-or-equal", "nonzero", "zero", "positive", "negative", "sign",
-})  # fmt: skip
+OPS = frozenset(Operation)
 MEASUREMENTS = frozenset({"absolute", "delta"})
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
@@ -45,24 +43,11 @@ def value_range(entry: Any) -> tuple[int, int]:
     return lo, hi
 
 
-def outcomes(op: str | None, ref: int, lo: int, hi: int) -> tuple[bool, bool]:
+def outcomes(op: Operation | None, ref: int, lo: int, hi: int) -> tuple[bool, bool]:
     """Whether ``op(v)`` can be positive, and whether it can be negative, for ``v`` in ``[lo, hi]``."""
-    if op in (None, "sign"):
+    if op is None or op == Operation.SIGN:
         return hi > 0, lo < 0
-    can = {
-        "nonzero": not lo == hi == 0,
-        "zero": lo <= 0 <= hi,
-        "positive": hi > 0,
-        "negative": lo < 0,
-        "equal": lo <= ref <= hi,
-        "negative-equal": lo <= -ref <= hi,
-        "not-equal": not lo == hi == ref,
-        "less-than": lo < ref,
-        "greater-than": hi > ref,
-        "less-or-equal": lo <= ref,
-        "greater-or-equal": hi >= ref,
-    }
-    return can.get(op, hi > 0), False
+    return op.can_hold(ref, lo, hi), False
 
 
 @dataclass
@@ -79,11 +64,12 @@ class _Context:
         self.out.append(Finding(level, self.file, key, message))
 
 
-def _spec_fields(ctx: _Context, spec: dict, key: str, default_measurement: str) -> tuple[str | None, int, str]:
-    op = spec.get("op")
-    if op is not None and not (isinstance(op, str) and op in OPS):
-        ctx.add("warning", f"{key}.op", f"unknown op {op!r} (stable-retro treats it as no op)")
-        op = None
+def _spec_fields(ctx: _Context, spec: dict, key: str,
+                 default_measurement: str) -> tuple[Operation | None, int, str]:
+    raw = spec.get("op")
+    op = Operation(raw) if isinstance(raw, str) and raw in OPS else None
+    if raw is not None and op is None:
+        ctx.add("warning", f"{key}.op", f"unknown op {raw!r} (stable-retro treats it as no op)")
     measurement = spec.get("measurement", default_measurement)
     if not isinstance(measurement, str) or measurement not in MEASUREMENTS:
         ctx.add(

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from emucore.operations import Operation
 from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
 from emucore.search.done_evidence import KINDS, OP_RANK, Evidence, Kept, Test, Values, Variable, data_variables
 from emucore.search.snapshot import Snapshot
@@ -101,7 +102,7 @@ def _combined(alive: Iterable[Snapshot], evidence: Evidence, max_terms: int) -> 
     """Rules of two (else three) tests, from the tests true on every over example and on some
     alive ones (at most :data:`POOL`: half the most stable, half the rarest while alive), such
     that no alive example makes all of them true."""
-    candidates = [(int(i), kind) for kind in KINDS if kind != "not-equal"
+    candidates = [(int(i), kind) for kind in KINDS if kind != Operation.NOT_EQUAL
                   for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] < evidence.alive))]
     stable = sorted(candidates, key=lambda ik: evidence.rank(evidence.test(*ik)))
     rare = sorted(candidates, key=lambda ik: (evidence.true_alive[ik[1]][ik[0]], evidence.rank(evidence.test(*ik))))
@@ -131,7 +132,7 @@ def _combined(alive: Iterable[Snapshot], evidence: Evidence, max_terms: int) -> 
     return rules
 
 
-def _truth_table(alive: Iterable[Snapshot], evidence: Evidence, pool: list[tuple[int, str]]) -> np.ndarray:
+def _truth_table(alive: Iterable[Snapshot], evidence: Evidence, pool: list[tuple[int, Operation]]) -> np.ndarray:
     """``(alive examples, tests)``: whether each test of ``pool`` is true on each alive example."""
     kinds = sorted({kind for _, kind in pool})
     where = {kind: np.array([k for k, (_, c) in enumerate(pool) if c == kind]) for kind in kinds}
@@ -163,7 +164,8 @@ def _rule(tests: tuple[Test, ...], data: list[Variable]) -> DoneRule:
     for test in tests:
         name = test.name
         if name is None:
-            base = "lives" if test.op in ("zero", "negative") and test.changes and test.alive_high <= 9 else "gameover"
+            counts_down = test.op in (Operation.ZERO, Operation.NEGATIVE) and test.changes and test.alive_high <= 9
+            base = "lives" if counts_down else "gameover"
             name, n = base, 2
             while name in taken or name in variables:
                 name, n = f"{base}_{n}", n + 1

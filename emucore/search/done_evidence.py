@@ -15,12 +15,15 @@ from typing import Any
 import numpy as np
 
 from emucore.datatypes import parse_type
+from emucore.operations import Operation
 from emucore.search.checkpoints import StateLike, snapshots_of
 from emucore.search.snapshot import Layout, Snapshot
 
-KINDS = ("equal", "nonzero", "negative", "less-than", "greater-than", "not-equal")
-OP_RANK = {"zero": 0, "negative": 1, "nonzero": 2, "equal": 3, "not-equal": 4, "less-than": 5, "greater-than": 6}
-NO_REFERENCE = ("zero", "nonzero", "negative")
+EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN = (
+    Operation.EQUAL, Operation.NOT_EQUAL, Operation.LESS_THAN, Operation.GREATER_THAN)
+ZERO, NONZERO, NEGATIVE = Operation.ZERO, Operation.NONZERO, Operation.NEGATIVE
+KINDS = (EQUAL, NONZERO, NEGATIVE, LESS_THAN, GREATER_THAN, NOT_EQUAL)  # the tests tried (zero: equal 0)
+OP_RANK = {op: rank for rank, op in enumerate((ZERO, NEGATIVE, NONZERO, EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN))}
 KEEP_BYTES = 256 << 20
 
 
@@ -35,7 +38,7 @@ class Test:
 
     address: int
     type: str
-    op: str
+    op: Operation
     reference: int = 0
     mask: int | None = None
     name: str | None = None
@@ -44,7 +47,7 @@ class Test:
 
     def spec(self) -> dict[str, Any]:
         """The scenario.json test."""
-        return {"op": self.op} if self.op in NO_REFERENCE else {"op": self.op, "reference": self.reference}
+        return {"op": self.op, "reference": self.reference} if Operation(self.op).takes_reference else {"op": self.op}
 
 
 @dataclass(frozen=True)
@@ -92,11 +95,11 @@ class Evidence:
         self.values = values
         self.over = over
         low, high = over.min(axis=0), over.max(axis=0)
-        self.reference = {"equal": over[0], "less-than": high + 1, "greater-than": low - 1,
-                          "nonzero": np.zeros_like(low), "negative": np.zeros_like(low)}
-        self.on_over = {"equal": low == high, "nonzero": (over != 0).all(axis=0),
-                        "negative": values.negative(over).all(axis=0),
-                        "less-than": np.ones(len(low), dtype=bool), "greater-than": np.ones(len(low), dtype=bool)}
+        self.reference = {EQUAL: over[0], LESS_THAN: high + 1, GREATER_THAN: low - 1,
+                          NONZERO: np.zeros_like(low), NEGATIVE: np.zeros_like(low)}
+        self.on_over = {EQUAL: low == high, NONZERO: (over != 0).all(axis=0),
+                        NEGATIVE: values.negative(over).all(axis=0),
+                        LESS_THAN: np.ones(len(low), dtype=bool), GREATER_THAN: np.ones(len(low), dtype=bool)}
         self.true_alive = {kind: np.zeros(len(low), dtype=np.int64) for kind in self.on_over}
         self.alive_low = np.full(len(low), np.iinfo(np.int64).max)
         self.alive_high = np.full(len(low), np.iinfo(np.int64).min)
@@ -104,17 +107,17 @@ class Evidence:
         self.alive = 0
         self._last: np.ndarray | None = None
 
-    def truth(self, kind: str, values: np.ndarray) -> np.ndarray:
-        if kind == "equal":
-            return values == self.reference["equal"]
-        if kind == "nonzero":
+    def truth(self, kind: Operation, values: np.ndarray) -> np.ndarray:
+        if kind == EQUAL:
+            return values == self.reference[EQUAL]
+        if kind == NONZERO:
             return values != 0
-        if kind == "negative":
+        if kind == NEGATIVE:
             return self.values.negative(values)
-        if kind == "less-than":
-            return values < self.reference["less-than"]
-        if kind == "greater-than":
-            return values > self.reference["greater-than"]
+        if kind == LESS_THAN:
+            return values < self.reference[LESS_THAN]
+        if kind == GREATER_THAN:
+            return values > self.reference[GREATER_THAN]
         return values != self.alive_low  # not-equal: the one value every alive example had
 
     def add_alive(self, values: np.ndarray) -> None:
@@ -130,20 +133,20 @@ class Evidence:
     def finish(self) -> None:
         """``not-equal``: every alive example had one value, no over example has it."""
         constant = self.alive_low == self.alive_high
-        self.on_over["not-equal"] = constant & (self.over != self.alive_low).all(axis=0)
-        self.true_alive["not-equal"] = np.where(constant, 0, self.alive)
-        self.reference["not-equal"] = self.alive_low
+        self.on_over[NOT_EQUAL] = constant & (self.over != self.alive_low).all(axis=0)
+        self.true_alive[NOT_EQUAL] = np.where(constant, 0, self.alive)
+        self.reference[NOT_EQUAL] = self.alive_low
 
-    def test(self, index: int, kind: str) -> Test:
+    def test(self, index: int, kind: Operation) -> Test:
         v = self.values.variables[index]
         reference = int(self.reference[kind][index])
         op = kind
-        if kind == "equal" and reference == 0:
-            op = "zero"
-        elif kind == "not-equal" and reference == 0:
-            op = "nonzero"
+        if kind == EQUAL and reference == 0:
+            op = ZERO
+        elif kind == NOT_EQUAL and reference == 0:
+            op = NONZERO
         address, type_, name = v.address, v.type, v.name
-        if kind == "negative" and index < len(self.values.positions):
+        if kind == NEGATIVE and index < len(self.values.positions):
             type_, name = "|i1", None
         return Test(address, type_, op, reference, v.mask, name, int(self.changes[index]),
                     int(self.alive_high[index]))

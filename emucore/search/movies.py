@@ -18,24 +18,27 @@ from typing import Any
 
 import numpy as np
 
+from emucore.operations import VALUE_COMPARISONS, Change, Operation, search_operation
 from emucore.search.decode import DIGIT_TABLES
 from emucore.search.ops import ChangeMap, normalize, refine_set
 from emucore.search.search import MemorySearch
 from emucore.search.snapshot import Snapshot
 
-Change = int | str | tuple[str, int | None]
+FrameChange = int | str | tuple[str, int | None]
 
 
-def _change_op(change: Change) -> tuple[str, int | None]:
-    """``-1`` -> ``("decreased-by", 1)``, ``"changed"`` -> ``("changed", None)``, tuples as given."""
+def _change_op(change: FrameChange) -> tuple[Operation | Change, int | None]:
+    """``-1`` -> ``(decreased-by, 1)``, ``"changed"`` -> ``(changed, None)``, tuples as given
+    (an op by its name, a former name included)."""
     if isinstance(change, tuple):
-        op, value = change
+        name, value = change
+        op = search_operation(name)
     elif isinstance(change, str):
-        op, value = change, None
+        op, value = search_operation(change), None
     else:
         delta = int(change)
-        op, value = ("unchanged", None) if delta == 0 else ("increased-by", delta) if delta > 0 else (
-            "decreased-by", -delta)
+        op, value = (Change.UNCHANGED, None) if delta == 0 else (Change.INCREASED_BY, delta) if delta > 0 else (
+            Change.DECREASED_BY, -delta)
     normalize(op, value)  # raises ValueError early for a bad op
     return op, value
 
@@ -109,7 +112,7 @@ def search_movie(
     emulator: Any,
     movie_or_masks: Any,
     start_state: bytes | None,
-    changes: Mapping[int, Change],
+    changes: Mapping[int, FrameChange],
     types: Iterable[str] | None = None,
     *,
     others: str | None = "unchanged",
@@ -159,19 +162,19 @@ def search_movie(
     st = search.search_types
     cset = search.candidates_set
     if others == "unchanged":
-        cset = refine_set(cset, st, "unchanged", None, before, before, ChangeMap(before, before, moved))
+        cset = refine_set(cset, st, Change.UNCHANGED, None, before, before, ChangeMap(before, before, moved))
     for frame in sorted(pairs, key=lambda f: _cost(ops[f][0])):
         op, value = ops[frame]
         first, second = pairs[frame]
-        cset = refine_set(cset, st, op, value, second, None if op in ("equal", "not-equal", "less", "greater")
-                          and value is not None else first)
+        cset = refine_set(cset, st, op, value, second, None if op in VALUE_COMPARISONS and value is not None
+                          else first)
     search.install(cset, f"movie: {len(ops)} changes over {len(masks)} frames")
     return search
 
 
 def _cost(op: str) -> int:
     """Cheap, selective refinements first (byte-level checks before decoding)."""
-    return 0 if op in ("changed", "increased-by", "decreased-by") else 1
+    return 0 if op in (Change.CHANGED, Change.INCREASED_BY, Change.DECREASED_BY) else 1
 
 
 def _accumulate(moved: dict[str, np.ndarray], before: np.ndarray, after: np.ndarray) -> None:

@@ -15,38 +15,41 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from emucore.operations import AMOUNTS, OLD_NAMES, SEARCH_OPERATIONS, Change, Operation, search_operation
 from emucore.search.candidates import SPARSE_BELOW, CandidateSet, Part
 from emucore.search.decode import DIGIT_TABLES, BulkDecoder, Workspace, to_values, workspace
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType
 
-OPS = (
-    "equal", "not-equal", "less", "greater", "increased", "decreased",
-    "changed", "unchanged", "increased-by", "decreased-by",
-)
+OPS = SEARCH_OPERATIONS  # the equal, not-equal, less-than, greater-than of scenarios, then the changes
 # Decoding every position beats gathering a few once the gathered digits are more than about a
 # quarter of the positions (per snapshot still to decode: the reference is often decoded already).
 GATHER_COST = 4
 MASK_ABOVE = 8  # compare whole arrays once more than 1/8 of the positions changed
 
-_PAIR_OP = {"equal": "unchanged", "not-equal": "changed", "less": "decreased", "greater": "increased"}
+# A value comparison given no value compares with the value at the reference snapshot.
+_PAIR_OP: dict[str, Change] = {
+    Operation.EQUAL: Change.UNCHANGED, Operation.NOT_EQUAL: Change.CHANGED,
+    Operation.LESS_THAN: Change.DECREASED, Operation.GREATER_THAN: Change.INCREASED,
+}
+BY = "by"  # the kind of increased-by and decreased-by: changed by exactly the operand
 
 
 def normalize(op: str, value: int | None) -> tuple[str, int | None]:
-    """``(kind, operand)``: kind is a value comparison (``equal``...) or a snapshot one (``changed``...).
+    """``(kind, operand)``: kind is a value comparison (``equal``...), a snapshot one
+    (``changed``...) or :data:`BY` (the operand the exact change).
 
     Raises:
         ValueError: an unknown op, a value where none is allowed or none where one is needed.
     """
-    if op not in OPS:
-        raise ValueError(f"unknown refinement {op!r}; use one of {', '.join(OPS)}")
-    if op in ("increased-by", "decreased-by"):
+    op = search_operation(op)
+    if op in AMOUNTS:
         if value is None:
             raise ValueError(f"{op} needs a value (the amount)")
-        delta = int(value) if op == "increased-by" else -int(value)
+        delta = int(value) if op == Change.INCREASED_BY else -int(value)
         if not -(1 << 63) < delta < (1 << 63):
             raise ValueError(f"{op} {value}: the amount is out of range")
-        return ("unchanged", None) if delta == 0 else ("by", delta)
+        return (Change.UNCHANGED, None) if delta == 0 else (BY, delta)
     if op in _PAIR_OP:
         return (op, int(value)) if value is not None else (_PAIR_OP[op], None)
     if value is not None:
@@ -54,7 +57,8 @@ def normalize(op: str, value: int | None) -> tuple[str, int | None]:
     return op, None
 
 
-_UFUNCS = {"equal": np.equal, "not-equal": np.not_equal, "less": np.less, "greater": np.greater}
+_UFUNCS = {Operation.EQUAL: np.equal, Operation.NOT_EQUAL: np.not_equal,
+           Operation.LESS_THAN: np.less, Operation.GREATER_THAN: np.greater}
 
 
 def outside(op: str, value: int, low: int, high: int) -> bool | None:
@@ -62,7 +66,8 @@ def outside(op: str, value: int, low: int, high: int) -> bool | None:
     if low <= value <= high:
         return None
     below = value < low
-    return op == "not-equal" or (op == "less" and not below) or (op == "greater" and below)
+    return op == Operation.NOT_EQUAL or (op == Operation.LESS_THAN and not below) or (
+        op == Operation.GREATER_THAN and below)
 
 
 def compare_value(values: np.ndarray, op: str, value: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -77,7 +82,8 @@ def compare_value(values: np.ndarray, op: str, value: int, out: np.ndarray | Non
     return _UFUNCS[op](values, values.dtype.type(value), out=out)
 
 
-_PAIR_UFUNCS = {"increased": np.greater, "decreased": np.less, "changed": np.not_equal, "unchanged": np.equal}
+_PAIR_UFUNCS = {Change.INCREASED: np.greater, Change.DECREASED: np.less, Change.CHANGED: np.not_equal,
+                Change.UNCHANGED: np.equal}
 
 
 def compare_pair(current: np.ndarray, previous: np.ndarray, op: str, delta: int | None,
@@ -288,7 +294,7 @@ class _Refinement:
         changes = self.changes
         assert changes is not None and self.reference is not None
         digits, width = st.digits, st.width
-        if kind == "unchanged":
+        if kind == Change.UNCHANGED:
             if not dense:
                 return part[~changes.moved_at(digits, width, part)]
             if changes.sparse(digits, width):
@@ -298,9 +304,9 @@ class _Refinement:
             keep = np.logical_not(changes.moved_mask(digits, width)[: self.n], out=self.scratch())
             return self.pack(np.logical_and(keep, base, out=keep))
         # only values that changed can have changed, increased or decreased
-        if dense and kind == "changed" and not changes.sparse(digits, width):
+        if dense and kind == Change.CHANGED and not changes.sparse(digits, width):
             return self.pack(np.logical_and(changes.moved_mask(digits, width)[: self.n], base, out=self.scratch()))
-        if dense and kind != "changed" and changes.moved_count(digits, width) * MASK_ABOVE > self.n:
+        if dense and kind != Change.CHANGED and changes.moved_count(digits, width) * MASK_ABOVE > self.n:
             # most values changed: compare every position rather than pick the changed ones out
             keep = compare_pair(self.values(self.current, st), self.values(self.reference, st), kind, operand,
                                 out=self.scratch())
@@ -308,7 +314,7 @@ class _Refinement:
             keep &= changes.moved_mask(digits, width)[: self.n]
             return self.pack(keep)
         moved = self.moved(part, st)
-        if kind == "changed":
+        if kind == Change.CHANGED:
             return _from_positions(moved, self.n) if dense else moved
         to_decode = 2 - self.reference.has_full(*st.key) - self.current.has_full(*st.key)
         if to_decode and len(moved) * width * GATHER_COST > self.n * to_decode:
@@ -350,9 +356,9 @@ def refine_set(
     shared: dict[tuple, Part] = {}
     parts = []
     for st, part in zip(types, cset.parts):
-        if kind in ("changed", "unchanged"):
+        if kind in (Change.CHANGED, Change.UNCHANGED):
             test: tuple = (st.digits, st.width)
-        elif kind in ("equal", "not-equal") and 0 <= operand < 1 << (8 * st.width - 1):  # type: ignore[operator]
+        elif kind in (Operation.EQUAL, Operation.NOT_EQUAL) and 0 <= operand < 1 << (8 * st.width - 1):  # type: ignore[operator]
             test = (st.key,)  # the same bytes whether signed or not
         else:
             test = (st.key, st.signed)
@@ -372,6 +378,15 @@ def decode_all(snapshot: Snapshot, types: Sequence[SearchType], space: Workspace
 
 
 def describe(op: str, value: int | None, against: str = "") -> str:
-    """A short label for a refinement: ``"increased-by 1"``, ``"equal 3"``, ``"less (first)"``."""
+    """A short label for a refinement: ``"increased-by 1"``, ``"equal 3"``, ``"less-than (first)"``
+    (a former name is written as the name now)."""
+    op = OLD_NAMES.get(op, op)
     text = op if value is None else f"{op} {value}"
     return f"{text} ({against})" if against and value is None else text
+
+
+def renamed_label(label: str) -> str:
+    """A step label :func:`describe` wrote before an op was renamed (``"less 3"``), as it writes
+    it now (``"less-than 3"``); other labels as they are."""
+    op, space, rest = label.partition(" ")
+    return f"{OLD_NAMES[op]}{space}{rest}" if op in OLD_NAMES else label

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 import emucore
+from emucore.operations import Operation
 from emucore.scenario import DoneNode, Term
 
 # ---- agents ----
@@ -344,19 +345,12 @@ class RunReport:
 
 # ---- done conditions ----
 
-_OPS = {
-    "equal": "== {r}", "negative-equal": "== -{r}", "not-equal": "!= {r}", "less-than": "< {r}",
-    "greater-than": "> {r}", "less-or-equal": "<= {r}", "greater-or-equal": ">= {r}", "nonzero": "!= 0",
-    "zero": "== 0", "positive": "> 0", "negative": "< 0", "sign": "sign",
-}
-
-
 def describe_test(name: str, term: Term) -> str:
     """``lives == 0``, ``Δscore > 0``: a done test as text."""
     subject = f"Δ{name}" if term.measurement == "delta" else name
     if not term.op:
         return f"{subject} != 0"
-    return f"{subject} {_OPS.get(term.op, term.op).format(r=term.reference)}"
+    return f"{subject} {Operation(term.op).symbol.format(r=term.reference)}"
 
 
 def true_done_tests(data: Any) -> list[str]:

@@ -37,6 +37,7 @@ import numpy as np
 
 from emucore.fileio import atomic_write_bytes, atomic_write_text
 from emucore.search import CandidateSet, MemorySearch, Snapshot, Step
+from emucore.search.ops import renamed_label
 from emucore.search.snapshot import Layout, layout_of
 from studio.model.searches import SearchBook
 from studio.model.set_aside import OpenProblem, describe, set_aside_problem
@@ -279,7 +280,8 @@ class SearchStore:
             steps = []
             for step in entry["steps"]:
                 compared = step["compared"]
-                steps.append(Step(str(step["label"]), self._candidates(step["candidates"], layout, csets),
+                label = renamed_label(str(step["label"]))  # saved before less/greater were renamed
+                steps.append(Step(label, self._candidates(step["candidates"], layout, csets),
                                   snapshots[_row(step["reference"])],
                                   None if compared is None else snapshots[_row(compared)]))
             try:

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from emucore.integration import Finding, IntegrationError
-from emucore.scenario import OPS
+from emucore.operations import Operation
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
 from studio.qt.delegates import ChoiceDelegate
@@ -46,7 +46,7 @@ REFRESH_MS = 100  # 10 Hz
 VARIABLE, MEASUREMENT, OP, REFERENCE, REWARD, PENALTY = range(6)
 HEADERS = ("Variable", "Measurement", "Op", "Reference", "Reward", "Penalty")
 NO_OP = "(value)"
-OP_CHOICES = (NO_OP, *OPS)
+OP_CHOICES = (NO_OP, *(op.value for op in Operation))
 ERROR_TINT = QColor(255, 90, 90, 70)
 WARNING_TINT = QColor(255, 190, 0, 60)
 Index = QModelIndex | QPersistentModelIndex

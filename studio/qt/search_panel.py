@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from emucore.operations import AMOUNTS, VALUE_COMPARISONS, Change, Operation
 from emucore.search import OPS
 from studio.model.search_store import SearchStore
 from studio.model.searches import TYPE_PRESETS, SearchBook, default_preset, parse_value, proposed_name, switch_hint
@@ -35,12 +36,12 @@ from studio.qt.forms import box, button, line, message_label, row
 from studio.qt.throttle import Throttle
 
 REFRESH_HZ = 10.0
-VALUE_OPS = ("equal", "not-equal", "less", "greater")  # compare with the value box, else a snapshot
-AMOUNT_OPS = ("increased-by", "decreased-by")  # need the value box
-OP_TITLES = {
-    "equal": "=", "not-equal": "\u2260", "less": "<", "greater": ">", "increased": "increased",
-    "decreased": "decreased", "changed": "changed", "unchanged": "unchanged",
-    "increased-by": "increased by", "decreased-by": "decreased by",
+VALUE_OPS = VALUE_COMPARISONS  # compare with the value box, else a snapshot
+AMOUNT_OPS = AMOUNTS  # need the value box
+SNAPSHOT_OPS = tuple(op for op in OPS if op not in VALUE_OPS + AMOUNT_OPS)  # ignore the value box
+OP_TITLES: dict[str, str] = {
+    Operation.EQUAL: "=", Operation.NOT_EQUAL: "\u2260", Operation.LESS_THAN: "<", Operation.GREATER_THAN: ">",
+    **{change: change.replace("-", " ") for change in Change},
 }
 FAMILY_FILTERS: dict[str, frozenset[str] | None] = {
     "All type families": None,
@@ -336,7 +337,7 @@ class MemorySearchPanel(QWidget):
         """Refines the current search with ``op`` and the value box (see the box's tooltip)."""
         def go() -> bool:
             value = parse_value(self.value.text())
-            if op in ("increased", "decreased", "changed", "unchanged"):
+            if op in SNAPSHOT_OPS:
                 value = None
             if self.book.current is None:
                 raise ValueError("press Start first")

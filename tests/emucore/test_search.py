@@ -59,8 +59,8 @@ def brute(op: str, value, before: dict, after: dict, keys) -> set:
         ok = {
             "equal": a == value if value is not None else a == b,
             "not-equal": a != value if value is not None else a != b,
-            "less": a < value if value is not None else a < b,
-            "greater": a > value if value is not None else a > b,
+            "less-than": a < value if value is not None else a < b,
+            "greater-than": a > value if value is not None else a > b,
             "increased": a > b, "decreased": a < b, "changed": a != b, "unchanged": a == b,
             "increased-by": value is not None and a - b == value,
             "decreased-by": value is not None and b - a == value,
@@ -76,8 +76,8 @@ def test_every_op_matches_brute_force(layout):
     emu = FakeEmulator(blocks, overlay, seed=len(layout))
     types = ODD_TYPES
     cases = [(op, None) for op in OPS if op not in ("increased-by", "decreased-by")]
-    cases += [("equal", 7), ("not-equal", 0), ("less", 100), ("greater", 1 << 20), ("less", -5),
-              ("greater", -(1 << 40)), ("equal", 1 << 70), ("increased-by", 1), ("decreased-by", 2),
+    cases += [("equal", 7), ("not-equal", 0), ("less-than", 100), ("greater-than", 1 << 20), ("less-than", -5),
+              ("greater-than", -(1 << 40)), ("equal", 1 << 70), ("increased-by", 1), ("decreased-by", 2),
               ("increased-by", 256), ("increased-by", 0)]
     for op, value in cases:
         s = MemorySearch(emu, types)
@@ -98,7 +98,7 @@ def test_chained_refinements_from_dense_and_sparse_sets():
     s = MemorySearch(emu, types)
     expected = set(emu.all_values(types))
     values = emu.all_values(types)
-    for op, value, fraction in [("greater", 50, 0.0), ("changed", None, 0.2), ("unchanged", None, 0.01),
+    for op, value, fraction in [("greater-than", 50, 0.0), ("changed", None, 0.2), ("unchanged", None, 0.01),
                                 ("increased", None, 0.3), ("decreased-by", 1, 0.001), ("not-equal", None, 0.5)]:
         emu.scramble(fraction)
         new = emu.all_values(types)
@@ -123,8 +123,8 @@ def test_against_first_and_snapshots():
     assert {(c.address, c.type) for c in s.candidates} == brute("increased", None, first, now, kept)
     assert s.history[-1].label == "increased (first)"
     s.undo()
-    s.refine("less", against=middle_snapshot)
-    assert {(c.address, c.type) for c in s.candidates} == brute("less", None, middle, now, kept)
+    s.refine("less-than", against=middle_snapshot)
+    assert {(c.address, c.type) for c in s.candidates} == brute("less-than", None, middle, now, kept)
     snap = s.snapshot()
     s.undo()
     s.refine("unchanged", snapshot=snap, against=snap)
@@ -179,7 +179,7 @@ def test_rows_of_big_sets_without_listing_them():
     emu = FakeEmulator([(0x100, 1000), (0x100 + 1000, 2000), (0x9000, 5000)], ("=", ">", 2), seed=8)
     s = MemorySearch(emu, DEFAULT_TYPES)
     emu.scramble(0.02)
-    s.refine("greater", 10)
+    s.refine("greater-than", 10)
     s.refine("unchanged")
     after_unchanged = s.candidates_set
     s.undo()
@@ -270,7 +270,7 @@ def test_refinement_speed_128k_all_types():
 
     emu = FakeEmulator([(0xFF0000, 128 * 1024)], ("=", ">", 2), seed=4)
     worst = 0.0
-    for op, value, fraction in [("unchanged", None, 0.01), ("increased", None, 0.1), ("less", 1000, 0.0)]:
+    for op, value, fraction in [("unchanged", None, 0.01), ("increased", None, 0.1), ("less-than", 1000, 0.0)]:
         s = MemorySearch(emu, DEFAULT_TYPES)
         emu.scramble(fraction)
         began = time.perf_counter()
@@ -285,7 +285,7 @@ def test_big_memory_few_or_many_changes_against_an_oracle():
     emu = FakeEmulator([(0xFF0000, 64 * 1024)], ("=", ">", 2), seed=12)
     types = DEFAULT_TYPES + ("<i8", ">u8", "<>i5", ">n7", ">u3")
     cases = [("changed", None, 5), ("unchanged", None, 3), ("increased", None, 600), ("decreased-by", 1, 600),
-             ("not-equal", None, 20000), ("increased-by", 2, 20000), ("decreased", None, 20000), ("less", 200, 0)]
+             ("not-equal", None, 20000), ("increased-by", 2, 20000), ("decreased", None, 20000), ("less-than", 200, 0)]
     for op, value, count in cases:
         s = MemorySearch(emu, types)
         where = emu.rng.integers(0, len(emu.arrays[0]), count)
@@ -301,6 +301,6 @@ def test_big_memory_few_or_many_changes_against_an_oracle():
                 want = diff == (value if op == "increased-by" else -value)
             else:
                 want = {"changed": a != b, "unchanged": a == b, "increased": a > b, "decreased": a < b,
-                        "not-equal": a != b, "less": a < (value or 0)}[op]
+                        "not-equal": a != b, "less-than": a < (value or 0)}[op]
             got = s.candidates_set.mask(s.types.index(t))[valid]
             assert np.array_equal(got, np.asarray(want, dtype=bool)), (op, t)

@@ -124,14 +124,14 @@ def test_panel_finds_the_score(qtbot, session):
     panel.refine("increased-by")
     panel.value.setText("")
     panel.against.setCurrentText("first")
-    panel.refine("greater")  # no value: compared with the first snapshot
+    panel.refine("greater-than")  # no value: compared with the first snapshot
     assert "at" in panel.count.text() and "addresses" in panel.count.text()
     panel.hide_zero.setChecked(False)  # the score is below 256: its upper bytes are zero so far
     found = listed(panel.model)
     assert 1 <= len(found) <= 12  # score, score_bcd and the reads of their low bytes
     assert ("0xFF0000", ">u4") in found
     assert [panel.history.item(i).text().split(":")[0] for i in range(panel.history.count())] == [
-        "start", "increased-by 20", "unchanged", "increased-by 30", "greater (first)"]
+        "start", "increased-by 20", "unchanged", "increased-by 30", "greater-than (first)"]
     index = found[("0xFF0000", ">u4")]
     model = panel.model
     assert model.data(index.siblingAtColumn(VALUE)) == "50"

@@ -48,7 +48,7 @@ def two_searches(emulator: Emulator, book: SearchBook) -> None:
     book.create("Lives", types=("|u1", "|i1"))
     play(emulator, 0, 300)
     book.refine("decreased")
-    book.refine("less", against="first")
+    book.refine("less-than", against="first")
     book.remove([(int(book.current.candidates.addresses()[0]), "|i1")])
     book.value_texts.update({"Score": "1127", "Lives": "$2"})
     book.select("Score")
@@ -103,6 +103,29 @@ def test_round_trip(genesis, tmp_path):
             play(em, G_B, 3)
             b.refine("increased-by", 3)
         assert picture(again.current)[:7] == picture(book.current)[:7]
+    finally:
+        emulator.close()
+
+
+def test_a_book_saved_with_the_former_op_names_loads_with_the_names_now(genesis, tmp_path):
+    """Searches saved before "less"/"greater" were renamed "less-than"/"greater-than"."""
+    folder = tmp_path / "searches"
+    book = SearchBook(genesis)
+    SearchStore.attach(book, folder)
+    two_searches(genesis, book)
+    index = folder / "book.json"
+    text = index.read_text()
+    assert '"less-than (first)"' in text
+    index.write_text(text.replace('"less-than (first)"', '"less (first)"'))
+    state = genesis.get_state()
+
+    emulator, again, reports = reopen(folder, state)
+    try:
+        assert reports == []
+        assert [h.label for h in again.get("Lives").history][-2:] == ["less-than (first)", "remove 1"]
+        store = SearchStore(again, folder)
+        store.save()
+        assert index.read_text() == text  # written with the names now
     finally:
         emulator.close()
 

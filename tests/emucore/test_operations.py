@@ -1,0 +1,111 @@
+"""One vocabulary of comparisons (emucore.operations): every table derives from Operation."""
+
+from __future__ import annotations
+
+import json
+from itertools import product
+
+import pytest
+
+from emucore import scenario
+from emucore.integration import lint_scenario
+from emucore.operations import (
+    OLD_NAMES,
+    SEARCH_OPERATIONS,
+    VALUE_COMPARISONS,
+    Change,
+    Operation,
+    search_operation,
+)
+from emucore.search import OPS as SEARCH_OPS
+from emucore.search import MemorySearch, done_evidence
+from emucore.search.movies import _change_op
+from emucore.search.ops import describe, renamed_label
+from tests.emucore.test_search import FakeEmulator
+
+# stable-retro's scenario evaluator (data/data.cpp), as emucore computed it before the enum
+STABLE_RETRO = {
+    "equal": lambda v, ref: int(v == ref),
+    "negative-equal": lambda v, ref: int(v == -ref),
+    "not-equal": lambda v, ref: int(v != ref),
+    "less-than": lambda v, ref: int(v < ref),
+    "greater-than": lambda v, ref: int(v > ref),
+    "less-or-equal": lambda v, ref: int(v <= ref),
+    "greater-or-equal": lambda v, ref: int(v >= ref),
+    "nonzero": lambda v, ref: int(v != 0),
+    "zero": lambda v, ref: int(v == 0),
+    "positive": lambda v, ref: int(v > 0),
+    "negative": lambda v, ref: int(v < 0),
+    "sign": lambda v, ref: (v > 0) - (v < 0),
+}
+VALUES = (-(1 << 63), -300, -2, -1, 0, 1, 2, 3, 255, (1 << 63) - 1)
+
+
+def test_the_scenario_tables_cover_exactly_the_enum():
+    names = [op.value for op in Operation]
+    assert names == list(STABLE_RETRO)
+    assert list(scenario.OPS) == list(Operation)
+    assert lint_scenario.OPS == frozenset(Operation) == frozenset(STABLE_RETRO)
+
+
+@pytest.mark.parametrize("op", list(Operation))
+def test_the_evaluator_computes_what_stable_retro_does(op):
+    for measured, reference in product(VALUES, (-3, 0, 2, 255)):
+        term = scenario.Term.parse({"op": op.value, "reference": reference}, "absolute")
+        want = STABLE_RETRO[op.value](measured, reference)
+        got = term.apply(measured)
+        assert got == want and type(got) is type(want), (op, measured, reference)
+        assert op.compute(measured, reference) == want
+    assert scenario.Term.parse({"op": "lesser"}, "delta").op is None
+
+
+def test_the_takes_reference_column_matches_what_the_evaluator_reads():
+    for op in Operation:
+        reads = any(op.compute(v, 0) != op.compute(v, 7) for v in range(-9, 10))
+        assert op.takes_reference == reads, op
+
+
+@pytest.mark.parametrize("op", list(Operation))
+def test_can_hold_is_whether_some_value_of_the_range_is_positive(op):
+    for reference, low in product(range(-3, 4), range(-3, 4)):
+        for high in range(low, 4):
+            some = any(op.compute(v, reference) > 0 for v in range(low, high + 1))
+            assert op.can_hold(reference, low, high) == some, (op, reference, low, high)
+    assert lint_scenario.outcomes(op, 1, -5, 5)[1] == (op == Operation.SIGN)
+
+
+def test_members_are_their_json_text():
+    spec = {"op": Operation.GREATER_OR_EQUAL, "reference": 2}
+    assert json.dumps(spec) == '{"op": "greater-or-equal", "reference": 2}'
+    assert f"{Operation.LESS_THAN}" == "less-than" and Operation("sign") is Operation.SIGN
+
+
+def test_the_search_shares_the_scenario_members():
+    assert SEARCH_OPS == SEARCH_OPERATIONS == (*VALUE_COMPARISONS, *Change)
+    assert SEARCH_OPS[:4] == (Operation.EQUAL, Operation.NOT_EQUAL, Operation.LESS_THAN, Operation.GREATER_THAN)
+    assert all(SEARCH_OPS[k] is member for k, member in enumerate(VALUE_COMPARISONS))
+    assert not set(Change) & set(Operation)
+    assert set(done_evidence.KINDS) | set(done_evidence.OP_RANK) <= set(Operation)
+    assert done_evidence.Test(0, "|u1", Operation.ZERO).spec() == {"op": "zero"}
+    assert done_evidence.Test(0, "|u1", Operation.LESS_THAN, 5).spec() == {"op": "less-than", "reference": 5}
+
+
+def test_former_search_names_are_read_and_written_anew():
+    assert OLD_NAMES == {"less": Operation.LESS_THAN, "greater": Operation.GREATER_THAN}
+    assert search_operation("less") is Operation.LESS_THAN and search_operation("increased") is Change.INCREASED
+    with pytest.raises(ValueError, match="unknown refinement"):
+        search_operation("less-or-equal")  # a scenario operation the search does not do
+    assert describe("greater", 3) == "greater-than 3" and describe("less", None, "first") == "less-than (first)"
+    assert renamed_label("less (first)") == "less-than (first)" and renamed_label("greater 7") == "greater-than 7"
+    assert renamed_label("less-than 2") == "less-than 2" and renamed_label("lesser") == "lesser"
+    assert renamed_label("start = 5") == "start = 5"
+    assert _change_op(("greater", 2)) == (Operation.GREATER_THAN, 2) and _change_op("changed")[0] is Change.CHANGED
+
+    emulator = FakeEmulator([(0, 64)], seed=2)
+    old, new = MemorySearch(emulator, ("|u1", "<i2")), MemorySearch(emulator, ("|u1", "<i2"))
+    emulator.scramble(0.3)
+    for name, value in (("less", 100), ("greater", None)):
+        old.refine(name, value)
+        new.refine(OLD_NAMES[name], value)
+        assert old.candidates.records().tolist() == new.candidates.records().tolist()
+    assert [h.label for h in old.history] == ["start", "less-than 100", "greater-than"]

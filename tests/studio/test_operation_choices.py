@@ -1,0 +1,34 @@
+"""The studio's op lists and texts derive from emucore.operations (one vocabulary)."""
+
+from __future__ import annotations
+
+from emucore.operations import Change, Operation
+from emucore.scenario import Term
+from emucore.search import OPS as SEARCH_OPS
+from studio.model.agents import describe_test
+from studio.qt.scenario_editor import NO_OP, OP_CHOICES
+from studio.qt.search_panel import AMOUNT_OPS, OP_TITLES, SNAPSHOT_OPS, VALUE_OPS
+
+
+def test_the_scenario_editor_offers_every_operation():
+    assert (NO_OP, *(op.value for op in Operation)) == OP_CHOICES
+    assert all(type(choice) is str for choice in OP_CHOICES)  # plain text for the combo box
+
+
+def test_the_search_panel_has_a_title_for_every_search_operation():
+    assert list(OP_TITLES) == list(SEARCH_OPS)
+    assert set(VALUE_OPS) | set(AMOUNT_OPS) | set(SNAPSHOT_OPS) == set(SEARCH_OPS)
+    assert len(VALUE_OPS) + len(AMOUNT_OPS) + len(SNAPSHOT_OPS) == len(SEARCH_OPS)
+    assert OP_TITLES[Operation.LESS_THAN] == "<" and OP_TITLES[Change.DECREASED_BY] == "decreased by"
+    assert OP_TITLES["greater-than"] == ">"  # members are their names
+
+
+def test_done_tests_are_described_by_the_operations_symbols():
+    described = {op: describe_test("lives", Term.parse({"op": op.value, "reference": 3}, "absolute"))
+                 for op in Operation}
+    assert described[Operation.LESS_THAN] == "lives < 3"
+    assert described[Operation.NEGATIVE_EQUAL] == "lives == -3"
+    assert described[Operation.ZERO] == "lives == 0"
+    assert described[Operation.SIGN] == "lives sign"
+    assert all(("3" in text) == op.takes_reference for op, text in described.items())
+    assert describe_test("score", Term.parse({"op": "positive"}, "delta")) == "Δscore > 0"
