@@ -24,7 +24,7 @@ from emucore.search import DEFAULT_TYPES, MemorySearch
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = [("unchanged", None), ("changed", None), ("increased", None), ("decreased-by", 1),
-         ("equal", 3), ("less", 1000)]
+         ("equal", 3), ("less-than", 1000)]
 
 
 class Synthetic:

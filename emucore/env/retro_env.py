@@ -18,22 +18,16 @@ import numpy as np
 from gymnasium.utils.ezpickle import EzPickle
 
 from emucore import data as retro_data
-from emucore.actions import ActionGroups
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
-from emucore.env.checks import check_mapped, check_references, check_script_functions
-from emucore.errors import ScriptWarning, StateNotFoundError
+from emucore.errors import StateNotFoundError
 from emucore.gamedata import GameData
+from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import (
-    IntegrationError,
     default_state_name,
-    read_data_json,
     read_metadata,
-    read_scenario_json,
-    read_scripts,
     read_state_file,
 )
-from emucore.scenario import Scenario, ScenarioError
 from emucore.systems import system_for_path
 
 
@@ -143,33 +137,12 @@ class RetroEnv(gym.Env, EzPickle):
         return str(state)
 
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> GameData:
-        info_path = self._json_path(game, inttype, info or "data")
-        scenario_path = self._json_path(game, inttype, scenario or "scenario")
-        variables, skipped = read_data_json(info_path) if info_path else ({}, [])
-        raw_scenario = read_scenario_json(scenario_path) if scenario_path else None
-        try:
-            parsed = Scenario.parse(raw_scenario)
-        except ScenarioError as e:
-            raise IntegrationError(scenario_path, str(e)) from e
-        if info_path and set(skipped) & parsed.variable_names():
-            read_data_json(info_path, strict=True)  # raises, naming the line and key
-        for name in skipped:
-            warnings.warn(f"{info_path}: variable {name!r} is skipped: its type string is not valid", stacklevel=4)
-        scripts: list[tuple[str, str]] = []
-        if scenario_path and raw_scenario is not None:
-            scripts, missing = read_scripts(parsed.scripts, scenario_path)
-            for name in missing:
-                warnings.warn(f"{scenario_path}: script {name!r} not found; it is not loaded", ScriptWarning, 4)
-            check_references(raw_scenario, scenario_path, variables, bool(scripts))
-            check_script_functions(raw_scenario, scenario_path, bool(scripts))
-        check_mapped(variables, parsed, info_path, self.em.memory)
-        system = self.em.system
-        groups = ActionGroups(parsed.actions or system.actions, system.buttons)
-        data = GameData(variables, parsed, lambda: self.em.memory, groups, scripts)
-        if data.lua is not None:
-            for error in data.lua.load_errors:
-                warnings.warn(f"{scenario_path}: a script failed to load: {error}", ScriptWarning, 4)
-        return data
+        sources = GameDataSources(self._json_path(game, inttype, info or "data"),
+                                  self._json_path(game, inttype, scenario or "scenario"))
+        loaded = load_game_data(sources, self.em.system, lambda: self.em.memory)
+        for message, category in loaded.warnings:
+            warnings.warn(message, category, stacklevel=4)
+        return loaded.data
 
     @staticmethod
     def _json_path(game: str, inttype: Any, name: str) -> Path | None:

@@ -8,11 +8,13 @@ the ``parse_*``/``dump_*`` functions read and write single files in stable-retro
 """
 
 from emucore.integration.common import Finding, IntegrationError, rom_sha1, system_from_name
-from emucore.integration.datafile import Variable, dump_data_json, parse_data_json, read_data_json
+from emucore.integration.datafile import DATA_FILE, Variable, dump_data_json, parse_data_json, read_data_json
 from emucore.integration.folder import Integration
 from emucore.integration.lint import lint
+from emucore.integration.listing import METADATA_FILE, SHA_FILE, find_rom
 from emucore.integration.metadatafile import default_state_name, read_metadata
 from emucore.integration.scenariofile import (
+    SCENARIO_FILE,
     dump_scenario_json,
     is_scenario,
     parse_scenario_json,
@@ -23,6 +25,10 @@ from emucore.integration.scripts import read_scripts
 from emucore.integration.statefile import MAX_STATE_BYTES, StateStore, read_state_file, write_state_file
 
 __all__ = [
+    "DATA_FILE",
+    "METADATA_FILE",
+    "SCENARIO_FILE",
+    "SHA_FILE",
     "MAX_STATE_BYTES",
     "Finding",
     "Integration",
@@ -32,6 +38,7 @@ __all__ = [
     "default_state_name",
     "dump_data_json",
     "dump_scenario_json",
+    "find_rom",
     "is_scenario",
     "lint",
     "parse_data_json",

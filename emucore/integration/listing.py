@@ -44,6 +44,15 @@ def rom_file_names() -> list[str]:
     return [f"rom{ext}" for ext in extension_table()]
 
 
+def find_rom(folder: str | os.PathLike[str]) -> Path | None:
+    """The ROM of an integration folder, the first ``rom.<ext>`` in stable-retro's order; None if none."""
+    for name in rom_file_names():
+        path = Path(folder, name)
+        if path.is_file():
+            return path
+    return None
+
+
 def list_folder(folder: str | os.PathLike[str]) -> Listing:
     """Sorts the files of an integration folder by kind.
 

@@ -151,7 +151,8 @@ class MemorySearch:
         """Keeps the candidates for which ``op`` holds, then makes memory now the "previous" snapshot.
 
         Args:
-            op: One of :data:`OPS`. ``equal``/``not-equal``/``less``/``greater`` compare with
+            op: One of :data:`OPS` (``less``/``greater``, the old names, are still accepted).
+                ``equal``/``not-equal``/``less-than``/``greater-than`` compare with
                 ``value`` when given, else with the ``against`` snapshot (as ``unchanged``,
                 ``changed``, ``decreased``, ``increased``). ``increased-by``/``decreased-by``
                 need ``value``, the exact amount.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from emucore.operations import Change, Operation
 from emucore.search.ops import refine_set
 from emucore.search.search import MemorySearch
 from emucore.search.snapshot import Snapshot, snapshot_from_state
@@ -53,15 +54,15 @@ def compare_states(
     cset = search.candidates_set
     if mode == "equal":
         for label, snap in items:
-            cset = refine_set(cset, st, "equal", label, snap)
+            cset = refine_set(cset, st, Operation.EQUAL, label, snap)
     else:
         if len(items) < 2:
             raise ValueError(f"mode {mode!r} needs at least two labelled states")
         rising = falling = cset
         for (low, before), (high, after) in zip(items, items[1:]):
-            rising = refine_set(rising, st, "unchanged" if low == high else "increased", None, after, before)
+            rising = refine_set(rising, st, Change.UNCHANGED if low == high else Change.INCREASED, None, after, before)
             if mode == "order-either":
-                falling = refine_set(falling, st, "unchanged" if low == high else "decreased", None, after, before)
+                falling = refine_set(falling, st, Change.UNCHANGED if low == high else Change.DECREASED, None, after, before)
         cset = rising.union(falling) if mode == "order-either" else rising
     labels = ", ".join(str(k) for k, _ in items)
     search.install(cset, f"states {mode} {labels}")

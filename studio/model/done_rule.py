@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emucore.fileio import atomic_write_text
+from emucore.gamedata_loader import GameDataSources
 from emucore.integration import Variable, dump_data_json, dump_scenario_json, read_data_json, read_scenario_json
 from emucore.integration.datafile import data_entry
-from emucore.scenario import Scenario
 from emucore.search import DoneRule
 from studio.model.provenance import Provenance
 from studio.model.regression import RegressionSuite, replay_lines
@@ -73,8 +73,8 @@ def _with_rule(folder: Path, rule: DoneRule) -> dict[str, Variable]:
 
 def first_fire(folder: Path, movie_path: Path, rule: DoneRule) -> int | None:
     """The first movie line at which ``rule`` is true (None if never), counted as the regression does."""
-    scenario = Scenario.parse({"done": rule.done})
-    for line, data in replay_lines(folder, movie_path, _with_rule(folder, rule), scenario):
+    sources = GameDataSources(variables=_with_rule(folder, rule), scenario={"done": rule.done})
+    for line, data in replay_lines(folder, movie_path, sources):
         if data.is_done():
             return line
     return None

@@ -1,5 +1,4 @@
-"""Episode recording's helpers: the game data that says when an episode is done, and the log of
-how each recorded episode ended. No Qt.
+"""The log of how each recorded episode ended. No Qt.
 
 An episode movie is a game-over example for a done rule only when the episode really ended at a
 game over: the scenario's done fired, or the integrator said so ("Mark game over" while
@@ -12,36 +11,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from emucore.fileio import atomic_write_text
 
 LOG = "episodes.json"
 GAME_OVER = ("done", "game over")  # the endings that are game overs
 ENDINGS = (*GAME_OVER, "restarted", "stopped")
-
-
-def scenario_data(folder: Path, system: Any, memory: Any) -> Any:
-    """The integration's variables and scenario, evaluated as the env does (None without a scenario).
-
-    Args:
-        folder: The integration folder.
-        system: The game's system (its buttons and default action groups).
-        memory: Gives the emulator's address space (called each time it is read).
-    """
-    from emucore.actions import ActionGroups
-    from emucore.gamedata import GameData
-    from emucore.integration import read_data_json, read_scenario_json, read_scripts
-    from emucore.scenario import Scenario
-
-    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
-    if not scenario_path.exists():
-        return None
-    variables = read_data_json(data_path)[0] if data_path.exists() else {}
-    scenario = Scenario.parse(read_scenario_json(scenario_path))
-    scripts = read_scripts(scenario.scripts, scenario_path)[0]
-    groups = ActionGroups(scenario.actions or system.actions, system.buttons)
-    return GameData(variables, scenario, memory, groups, scripts)
 
 
 def _read(folder: Path) -> dict[str, str]:

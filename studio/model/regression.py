@@ -13,12 +13,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from emucore import Emulator
-from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
-from emucore.integration import IntegrationError, Variable, read_data_json, read_scenario_json, read_scripts
+from emucore.gamedata_loader import GameDataSources, load_game_data
+from emucore.integration import IntegrationError, find_rom
 from emucore.movie import Movie
-from emucore.scenario import Scenario
 from studio.model.set_aside import describe
 
 FILE = "regression.json"
@@ -45,18 +44,20 @@ class Outcome:
         )
 
 
-def replay_lines(folder: Path, movie_path: Path, variables: dict[str, Variable], scenario: Scenario,
-                 scripts: list | None = None) -> Iterator[tuple[int, GameData]]:
+def replay_lines(folder: Path, movie_path: Path, sources: GameDataSources) -> Iterator[tuple[int, GameData]]:
     """Replays a movie headlessly from its start state as the env runs it, yielding each line
-    after line 0 (the reset frame) with the evaluator, its memory read after that frame."""
-    roms = sorted(p for p in Path(folder).glob("rom.*") if p.suffix not in (".sha", ".delta"))
-    if not roms:
-        raise FileNotFoundError(f"{folder} has no ROM")
+    after line 0 (the reset frame) with the evaluator built from ``sources``, its memory read after that frame.
+
+    Raises:
+        IntegrationError: the folder has no ROM, or ``sources`` cannot be loaded.
+    """
+    rom = find_rom(folder)
+    if rom is None:
+        raise IntegrationError(folder, "has no ROM (rom.<ext>)")
     movie = Movie(movie_path)
-    with Emulator(roms[0]) as emu:
-        groups = ActionGroups(scenario.actions or emu.system.actions, emu.system.buttons)
-        data = GameData(variables, scenario, lambda: emu.memory, groups, scripts or [])
-        emu.step()  # as the env does after configure_data
+    with Emulator(rom) as emu:
+        emu.step()  # as the env does before it loads the game data
+        data = load_game_data(sources, emu.system, lambda: emu.memory).data
         state = movie.get_state()
         if state:
             emu.set_state(state)
@@ -76,15 +77,8 @@ def replay_lines(folder: Path, movie_path: Path, variables: dict[str, Variable],
 
 def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> tuple[float, int | None]:
     """Total reward (player 1) and first done line of a movie under ``scenario`` (default: the folder's)."""
-    folder = Path(folder)
-    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
-    variables = read_data_json(data_path)[0] if data_path.exists() else {}
-    if scenario is None and scenario_path.exists():
-        scenario = read_scenario_json(scenario_path)
-    parsed = Scenario.parse(scenario)
-    scripts = read_scripts(parsed.scripts, scenario_path)[0]
     total, done_frame = 0.0, None
-    for line, data in replay_lines(folder, movie_path, variables, parsed, scripts):
+    for line, data in replay_lines(folder, movie_path, GameDataSources.of_folder(folder, scenario=scenario)):
         total += data.current_reward()
         if done_frame is None and data.is_done():
             done_frame = line

@@ -26,17 +26,23 @@ from typing import Any
 
 import numpy as np
 
-from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
-from emucore.integration import Finding, IntegrationError, dump_scenario_json, lint, parse_data_json
+from emucore.gamedata_loader import GameDataSources, load_game_data
+from emucore.integration import (
+    DATA_FILE,
+    SCENARIO_FILE,
+    Finding,
+    IntegrationError,
+    dump_scenario_json,
+    lint,
+    parse_data_json,
+)
 from emucore.lua import LuaError, LuaScripts
-from emucore.scenario import DoneNode, Scenario, ScenarioError
+from emucore.scenario import DoneNode
 from studio.model.integration_files import read_scenario, read_script, script_file
 from studio.model.session import Session
 
-SCENARIO_FILE = "scenario.json"
-DATA_FILE = "data.json"
 HISTORY = 20_000  # frames of (frame, reward, cumulative, done) kept for the timeline
 MEASUREMENTS = ("delta", "absolute")
 NodePath = tuple[str, ...]
@@ -431,22 +437,16 @@ class ScenarioDocument:
         self.done_reasons = []
         self.version += 1
         self.refresh_variables()
+        sources = GameDataSources(self.folder / DATA_FILE, self.path, variables=self.variables, scenario=self.data,
+                                  scripts=self.lua_sources)
         try:
-            scenario = Scenario.parse(self.data)
-        except ScenarioError as e:
-            self.error = str(e)
-            return
-        system = self.session.system
-        groups = ActionGroups(scenario.actions or system.actions, system.buttons)
-        scripts = [(n, self.lua_sources[n]) for n in scenario.scripts if n in self.lua_sources]
-        try:
-            game = GameData(self.variables, scenario, lambda: self.session.emulator.memory, groups, scripts)
+            game = load_game_data(sources, self.session.system, lambda: self.session.emulator.memory).data
             game.reset()
             self._report_load_errors(game)
             game.update_ram()  # the evaluation env.reset() makes; its result is discarded
             game.totals = [np.float32(0)] * len(game.totals)  # the total sums the frames shown
         except Exception as e:  # noqa: BLE001 - any evaluation failure is shown, never raised into the loop
-            self.error = f"{type(e).__name__}: {e}"
+            self.error = str(e) if isinstance(e, IntegrationError) else f"{type(e).__name__}: {e}"
             return
         self._game = game
         self._last_frame = self.session.frame

@@ -18,10 +18,11 @@ import numpy as np
 
 from emucore import Emulator
 from emucore.errors import EmucoreError
+from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.paths import studio_data_dir
 from emucore.systems import System
 from studio.model.clock import FrameClock
-from studio.model.episodes import record_ending, scenario_data
+from studio.model.episodes import record_ending
 from studio.model.opening import integration_folder_for, metadata_problems
 from studio.model.rewind import RewindBuffer
 from studio.model.set_aside import OpenProblem, problem_of
@@ -307,7 +308,7 @@ class Session:
     def start_episode_recording(self, folder: str | os.PathLike[str], players: int = 1) -> None:
         """Records one .bk2 per episode (named as stable-retro names them); an episode ends when
         the scenario's done fires or on reset, and the next starts from the loaded state."""
-        data = scenario_data(self.folder, self.system, lambda: self.emulator.memory)
+        data = load_game_data(GameDataSources.of_folder(self.folder), self.system, lambda: self.emulator.memory).data
         self.episodes = {"folder": Path(folder), "players": players, "index": 0, "data": data}
         self._reset_to_start()
         self._start_episode()
@@ -319,15 +320,13 @@ class Session:
         path = episodes["folder"] / f"{self.name}-{state}-{episodes['index']:06d}.bk2"
         episodes["index"] += 1
         self.start_recording(path, players=episodes["players"])
-        data = episodes["data"]
-        if data is not None:
-            data.reset()
-            data.update_ram()
+        episodes["data"].reset()
+        episodes["data"].update_ram()
 
     def _episode_done(self) -> bool:
-        data = self.episodes["data"] if self.episodes else None
-        if data is None:
+        if self.episodes is None:
             return False
+        data = self.episodes["data"]
         data.update_ram()
         return data.is_done()
 

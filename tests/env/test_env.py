@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 import emucore as retro
 from emucore.actions import ActionGroups
 from emucore.env import RetroVectorEnv
-from emucore.env.checks import UnmappedVariableError
+from emucore.gamedata_checks import UnmappedVariableError
 from emucore.integration import IntegrationError
 from emucore.systems import get_system
 

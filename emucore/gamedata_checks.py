@@ -1,4 +1,4 @@
-"""Checks at ``make()`` of what stable-retro only finds at the first evaluation (or never).
+"""Checks at load (``make()``) of what stable-retro only finds at the first evaluation (or never).
 
 stable-retro raises a bare ``ValueError(<name>)`` at ``reset()`` for a scenario term whose
 variable data.json does not define, and ``IndexError("No known mapping")`` for one whose address
@@ -8,7 +8,6 @@ load here, naming the file, the key and the variable.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -58,13 +57,17 @@ def check_script_functions(raw_scenario: dict, path: Path, has_scripts: bool) ->
             )
 
 
-def check_mapped(variables: Mapping, scenario: Scenario, path: Path | None, memory: AddressSpace) -> None:
+def check_mapped(variables: Mapping, scenario: Scenario, path: Path | None, memory: AddressSpace) -> list[str]:
     """A variable the scenario uses must be mapped; others that are not are left out of ``info``.
+
+    Returns:
+        A warning for each variable left out.
 
     Raises:
         UnmappedVariableError: naming data.json, the key and the address.
     """
     used = scenario.variable_names()
+    left_out = []
     for name, variable in variables.items():
         if memory.is_mapped(variable.address):
             continue
@@ -72,4 +75,5 @@ def check_mapped(variables: Mapping, scenario: Scenario, path: Path | None, memo
         problem = f"the address {variable.address:#x} of {name!r} is in no memory block of the core"
         if name in used:
             raise UnmappedVariableError(path, f"key {key}: {problem}, and the scenario uses it", key)
-        warnings.warn(f"{path}: {problem}; it is left out of info", stacklevel=5)
+        left_out.append(f"{path}: {problem}; it is left out of info")
+    return left_out
