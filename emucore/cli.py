@@ -65,13 +65,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from emucore import data
-    from emucore.integration import lint
+    from emucore.integration import SHA_FILE, lint
 
     errors = 0
     for target in args.targets:
         folder = Path(target)
         if not folder.is_dir():
-            sha = data.get_file_path(target, "rom.sha", data.Integrations.ALL)
+            sha = data.get_file_path(target, SHA_FILE, data.Integrations.ALL)
             if not sha:
                 print(f"{target}: no such folder or game", file=sys.stderr)
                 errors += 1

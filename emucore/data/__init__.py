@@ -46,7 +46,6 @@ from emucore.data.hashes import (
     candidate_hashes,
     get_known_hashes,
     groom_rom,
-    read_rom_sha,
     verify_hash,
 )
 from emucore.data.installer import merge
@@ -83,6 +82,7 @@ from emucore.data.systeminfo import (
     rom_extension_for_game,
     system_from_game_name,
 )
+from emucore.integration import read_rom_sha
 
 __all__ = [
     "EMU_CORES",

@@ -9,17 +9,12 @@ from typing import BinaryIO
 from emucore.data.integrations import Integrations, resolve
 from emucore.data.lookup import get_file_path, get_romfile_path
 from emucore.data.systeminfo import get_romfile_system, rom_extension_for_game
+from emucore.integration import SHA_FILE, IntegrationError, read_rom_sha
 
 #: The largest ROM hashed or imported (32 MiB, stable-retro's limit).
 MAX_ROM_BYTES = 0x2000000
 INES_MAGIC = b"NES\x1a"
 INES_HEADER_BYTES = 16
-
-
-def read_rom_sha(path: str | os.PathLike[str]) -> list[str]:
-    """The SHA-1s listed in a ``rom.sha`` file (one per line; blanks dropped; CR and case tolerated)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return [line.strip().lower() for line in f.read().split("\n") if line.strip()]
 
 
 def groom_rom(filename: str | os.PathLike[str], data: bytes | BinaryIO) -> tuple[bytes, str]:
@@ -74,8 +69,8 @@ def _game_shas(folders: list[str]) -> dict[str, dict[str, list[str]]]:
             continue
         for game in names:
             try:
-                shas = read_rom_sha(os.path.join(folder, game, "rom.sha"))
-            except OSError:
+                shas = read_rom_sha(os.path.join(folder, game, SHA_FILE))
+            except IntegrationError:
                 continue
             table.setdefault(game, {})[folder] = shas
     return table
@@ -115,7 +110,7 @@ def verify_hash(game: str, inttype: Integrations | int = Integrations.DEFAULT) -
     """
     rom = get_romfile_path(game, inttype)
     system = get_romfile_system(rom)
-    sha_file = get_file_path(game, "rom.sha", resolve(inttype) | Integrations.STABLE)
+    sha_file = get_file_path(game, SHA_FILE, resolve(inttype) | Integrations.STABLE)
     if sha_file is None:
         return [(game, "missing rom.sha")]
     expected = read_rom_sha(sha_file)

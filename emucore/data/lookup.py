@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -10,9 +9,12 @@ from typing import NamedTuple
 from emucore.data.integrations import Integrations, is_registered_custom, resolve
 from emucore.data.systeminfo import EMU_EXTENSIONS, system_from_game_name
 from emucore.errors import GameNotFoundError
+from emucore.integration.listing import METADATA_FILE, SHA_FILE, rom_file_names
 from emucore.integration.metadatafile import is_file_name
+from emucore.integration.scenariofile import is_scenario_file
+from emucore.integration.statefile import STATE_SUFFIX
 
-_ROM_NAMES = tuple(f"rom{ext}" for ext in EMU_EXTENSIONS)
+_ROM_NAMES = tuple(rom_file_names())
 
 
 def is_game_folder_path(game: str) -> bool:
@@ -71,7 +73,7 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
 
 
 def _read_metadata(game: str, inttype: Integrations | int) -> dict:
-    metadata = get_file_path(game, "metadata.json", inttype)
+    metadata = get_file_path(game, METADATA_FILE, inttype)
     if not metadata:
         return {}
     from emucore.integration import IntegrationError, read_metadata
@@ -123,7 +125,7 @@ def list_games(inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
     games: set[str] = set()
     for folder in resolve(inttype).paths:
         for name in _listdir(folder, strict=is_registered_custom(folder)):
-            if name not in games and os.path.exists(os.path.join(folder, name, "rom.sha")):
+            if name not in games and os.path.exists(os.path.join(folder, name, SHA_FILE)):
                 games.add(name)
     return sorted(games)
 
@@ -140,7 +142,8 @@ def _game_files(game: str, inttype: Integrations | int, suffix: str) -> list[tup
 
 def list_states(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
     """Sorted state names (no ``.state``) across the sets; names starting with ``_`` are hidden."""
-    states = {name[: -len(".state")] for _, name in _game_files(game, inttype, ".state") if not name.startswith("_")}
+    states = {name[: -len(STATE_SUFFIX)] for _, name in _game_files(game, inttype, STATE_SUFFIX)
+              if not name.startswith("_")}
     return sorted(states)
 
 
@@ -148,12 +151,7 @@ def list_scenarios(game: str, inttype: Integrations | int = Integrations.DEFAULT
     """Sorted names of the game's ``*.json`` files that parse to an object with reward, rewards or done."""
     scenarios = set()
     for game_dir, name in _game_files(game, inttype, ".json"):
-        try:
-            with open(os.path.join(game_dir, name), encoding="utf-8") as f:
-                value = json.load(f)
-        except (OSError, ValueError):
-            continue
-        if isinstance(value, dict) and any(value.get(k) is not None for k in ("reward", "rewards", "done")):
+        if is_scenario_file(os.path.join(game_dir, name)):
             scenarios.add(name[: -len(".json")])
     return sorted(scenarios)
 
@@ -187,9 +185,9 @@ def find_games(inttype: Integrations | int = Integrations.ALL) -> list[GameInfo]
                 names = os.listdir(entry.path)
             except OSError:
                 continue
-            if "rom.sha" in names and entry.name not in sha_folder:
+            if SHA_FILE in names and entry.name not in sha_folder:
                 sha_folder[entry.name] = entry.path
-            roms = [n for n in names if n.startswith("rom.")]
+            roms = [n for n in names if n in _ROM_NAMES]
             if roms:
                 rom_files.setdefault(entry.name, set()).update(roms)
     games = []

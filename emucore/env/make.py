@@ -9,6 +9,7 @@ from emucore import data as retro_data
 from emucore.enums import State
 from emucore.env.retro_env import RetroEnv
 from emucore.errors import GameNotFoundError
+from emucore.integration import SHA_FILE
 
 
 def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any = None, **kwargs: Any) -> RetroEnv:
@@ -23,7 +24,7 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
     try:
         retro_data.get_romfile_path(game, inttype)
     except FileNotFoundError:
-        if not retro_data.get_file_path(game, "rom.sha", inttype):
+        if not retro_data.get_file_path(game, SHA_FILE, inttype):
             raise
         raise GameNotFoundError(f"Game not found: {game}. Did you make sure to import the ROM?") from None
     return RetroEnv(game, state, inttype=inttype, **kwargs)

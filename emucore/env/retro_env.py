@@ -24,6 +24,8 @@ from emucore.errors import StateNotFoundError
 from emucore.gamedata import GameData
 from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import (
+    METADATA_FILE,
+    STATE_SUFFIX,
     default_state_name,
     read_metadata,
     read_state_file,
@@ -125,14 +127,14 @@ class RetroEnv(gym.Env, EzPickle):
 
     @staticmethod
     def _read_metadata(game: str, inttype: Any) -> dict:
-        path = retro_data.get_file_path(game, "metadata.json", inttype)
+        path = retro_data.get_file_path(game, METADATA_FILE, inttype)
         return read_metadata(path) if path else {}
 
     def _default_state_name(self, state: State | str | None) -> str | None:
         if state is None or state == State.NONE:
             return None
         if state == State.DEFAULT:
-            path = retro_data.get_file_path(self._game_lookup, "metadata.json", self.inttype) or "metadata.json"
+            path = retro_data.get_file_path(self._game_lookup, METADATA_FILE, self.inttype) or METADATA_FILE
             return default_state_name(self.metadata_json, path, self.players)
         return str(state)
 
@@ -310,8 +312,8 @@ class RetroEnv(gym.Env, EzPickle):
     def load_state(self, statename: str, inttype: Any = None) -> None:
         """Reads a state (name or path) into ``initial_state``; it applies at the next reset()."""
         inttype = self.inttype if inttype is None else retro_data.resolve(inttype)
-        if not statename.endswith(".state"):
-            statename += ".state"
+        if not statename.endswith(STATE_SUFFIX):
+            statename += STATE_SUFFIX
         path = retro_data.get_file_path(self._game_lookup, statename, inttype)
         if not path:
             raise StateNotFoundError(statename, f"not found in the integration of {self.gamename} ({inttype})")

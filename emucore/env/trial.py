@@ -13,7 +13,7 @@ import warnings
 from pathlib import Path
 
 from emucore.errors import EmucoreError, ScriptWarning
-from emucore.integration import Finding
+from emucore.integration import SCENARIO_FILE, Finding
 from emucore.integration.listing import list_folder
 from emucore.lua import LuaError
 
@@ -45,7 +45,7 @@ def trial_findings(folder: str | Path) -> list[Finding]:
     for warning in caught:
         if issubclass(warning.category, ScriptWarning):
             message = f"{warning.message} (stable-retro ignores it)"
-            found.insert(0, Finding("error", "scenario.json", "scripts", message))
+            found.insert(0, Finding("error", SCENARIO_FILE, "scripts", message))
     return found
 
 
@@ -53,6 +53,6 @@ def _finding(folder: Path, error: EmucoreError, what: str) -> Finding:
     path = getattr(error, "path", None)
     key = getattr(error, "key", "")
     if isinstance(error, LuaError):
-        return Finding("error", error.file or "scenario.json", "", f"{what}: {error}")
+        return Finding("error", error.file or SCENARIO_FILE, "", f"{what}: {error}")
     file = str(Path(path).relative_to(folder)) if path is not None and Path(path).is_relative_to(folder) else ""
     return Finding("error", file, key or "", f"{what}: {getattr(error, 'problem', None) or error}")

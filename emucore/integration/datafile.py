@@ -10,11 +10,12 @@ and lint reports it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from emucore.datatypes import ALL_ONES, U64, InvalidTypeError, parse_type
+from emucore.fileio import atomic_write_text
 from emucore.integration import jsontext
 from emucore.integration.common import IntegrationError, read_file
 
@@ -60,8 +61,13 @@ def skip_reason(type_text: str) -> str | None:
     return None
 
 
-def variables_from_info(info: Any, file: Path, text: str | None = None, *, strict: bool = False) -> dict[str, Variable]:
-    """Variables from the decoded ``info`` object; see :func:`parse_data_json`."""
+def variables_from_info(
+    info: Any, file: Path, text: str | None = None, *, strict: bool = False, skipped: dict[str, Variable] | None = None
+) -> dict[str, Variable]:
+    """Variables from the decoded ``info`` object; see :func:`parse_data_json`.
+
+    ``skipped``, when given, receives the entries stable-retro skips, as written.
+    """
     if info is None or info == []:
         return {}  # stable-retro accepts these as "no variables"
     if not isinstance(info, dict):
@@ -71,9 +77,9 @@ def variables_from_info(info: Any, file: Path, text: str | None = None, *, stric
         key = ("info", name)
         if not isinstance(entry, dict):
             raise jsontext.semantic_error(file, text, key, f"variable {name!r} must be an object")
-        for field in ("address", "type"):
-            if field not in entry:
-                raise jsontext.semantic_error(file, text, key, f"variable {name!r} has no {field!r}")
+        for required in ("address", "type"):
+            if required not in entry:
+                raise jsontext.semantic_error(file, text, key, f"variable {name!r} has no {required!r}")
         address = _integer(entry["address"])
         if address is None:
             found = type(entry["address"]).__name__
@@ -97,6 +103,8 @@ def variables_from_info(info: Any, file: Path, text: str | None = None, *, stric
         if reason is not None:
             if strict:
                 raise jsontext.semantic_error(file, text, (*key, "type"), f"{reason} (stable-retro skips {name!r})")
+            if skipped is not None:
+                skipped[name] = Variable(address, type_text, mask)
             continue
         out[name] = Variable(address, type_text, mask)
     return out
@@ -132,16 +140,45 @@ def _info(text: str | bytes, file: Path) -> tuple[Any, str]:
     return decoded["info"], text
 
 
+@dataclass
+class DataFile:
+    """A ``data.json`` as read: the variables stable-retro uses, and the entries it skips (a type
+    string it cannot use), kept as written so that saving the file leaves them as they were."""
+
+    variables: dict[str, Variable] = field(default_factory=dict)
+    skipped: dict[str, Variable] = field(default_factory=dict)
+
+
+def read_data_file(path: Path, *, missing_ok: bool = False) -> DataFile:
+    """The ``data.json`` at ``path`` (an empty one if it does not exist and ``missing_ok``).
+
+    Raises:
+        IntegrationError: The file cannot be read or is malformed (see :func:`parse_data_json`).
+    """
+    path = Path(path)
+    if missing_ok and not path.exists():
+        return DataFile()
+    info, text = _info(read_file(path), path)
+    skipped: dict[str, Variable] = {}
+    return DataFile(variables_from_info(info, path, text, skipped=skipped), skipped)
+
+
+def write_data_file(path: Path, data: DataFile) -> None:
+    """Writes ``data.json`` atomically in stable-retro's layout, the skipped entries unchanged."""
+    atomic_write_text(path, dump_data_json({**data.skipped, **data.variables}))
+
+
 def read_data_json(path: Path, *, strict: bool = False) -> tuple[dict[str, Variable], list[str]]:
     """The variables of the ``data.json`` at ``path``, and the names stable-retro would skip.
 
     Raises:
         IntegrationError: The file cannot be read or is malformed (see :func:`parse_data_json`).
     """
-    info, text = _info(read_file(path), path)
-    variables = variables_from_info(info, path, text, strict=strict)
-    skipped = [name for name in info if name not in variables] if isinstance(info, dict) else []
-    return variables, skipped
+    if strict:
+        info, text = _info(read_file(path), path)
+        return variables_from_info(info, path, text, strict=True), []
+    data = read_data_file(path)
+    return data.variables, list(data.skipped)
 
 
 def data_entry(variable: Variable) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from emucore.integration import jsontext
-from emucore.integration.common import IntegrationError, rom_sha1, system_from_extension, system_from_name
+from emucore.integration.common import IntegrationError, read_file, rom_sha1, system_from_extension, system_from_name
 from emucore.integration.datafile import DATA_FILE, Variable, dump_data_json, parse_data_json
 from emucore.integration.listing import METADATA_FILE, SHA_FILE, Listing, list_folder
 from emucore.integration.metadatafile import parse_metadata
@@ -44,6 +44,17 @@ def read_bytes(path: Path) -> bytes:
 def parse_sha_text(text: str) -> list[str]:
     """The hashes of a ``rom.sha`` text, one per non-empty line (whitespace stripped)."""
     return [line.strip() for line in text.strip().split("\n") if line.strip()]
+
+
+def read_rom_sha(path: str | os.PathLike[str]) -> list[str]:
+    """The SHA-1s a ``rom.sha`` file lists, as stable-retro reads them: case, CR and bad UTF-8 are
+    tolerated (lint reports them).
+
+    Raises:
+        IntegrationError: The file cannot be read, or is unreasonably large.
+    """
+    text = read_file(path).decode("utf-8", errors="replace")
+    return [sha.lower() for sha in parse_sha_text(text)]
 
 
 def other_scenarios(

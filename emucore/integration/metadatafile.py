@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from emucore.fileio import atomic_write_text
 from emucore.integration import jsontext
 from emucore.integration.common import IntegrationError
 
@@ -32,6 +33,11 @@ def read_metadata(path: str | os.PathLike[str]) -> dict:
     except OSError as e:
         raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e
     return parse_metadata(data, path)
+
+
+def write_metadata(path: str | os.PathLike[str], metadata: dict) -> None:
+    """Writes ``metadata.json`` atomically in stable-retro's writer layout."""
+    atomic_write_text(Path(path), jsontext.dump(metadata))
 
 
 def is_file_name(value: object) -> bool:

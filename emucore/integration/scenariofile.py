@@ -16,9 +16,11 @@ stable-retro's C++ casts would be undefined: a ``reference`` outside int64, a ``
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+from emucore.fileio import atomic_write_text
 from emucore.integration import jsontext
 from emucore.integration.common import IntegrationError, read_file
 from emucore.integration.jsontext import KeyPath
@@ -37,6 +39,15 @@ TERM_RANGES = {  # stable-retro reads reference as int64 and reward and penalty 
 def is_scenario(decoded: Any) -> bool:
     """True for a decoded JSON file stable-retro lists as a scenario (``list_scenarios``)."""
     return isinstance(decoded, dict) and any(decoded.get(key) is not None for key in SCENARIO_KEYS)
+
+
+def is_scenario_file(path: str | Path) -> bool:
+    """Whether the JSON file at ``path`` is one stable-retro lists as a scenario (unreadable or
+    malformed files are not)."""
+    try:
+        return is_scenario(json.loads(read_file(path)))
+    except (IntegrationError, ValueError, RecursionError):
+        return False
 
 
 def _is_number(value: Any) -> bool:
@@ -207,3 +218,8 @@ def dump_scenario_json(scenario: dict) -> str:
     default values, always adds ``crop``), which is the evaluator's business, not the file's.
     """
     return jsontext.dump(scenario)
+
+
+def write_scenario_json(path: Path, scenario: dict) -> None:
+    """Writes a scenario file atomically in stable-retro's writer layout (see :func:`dump_scenario_json`)."""
+    atomic_write_text(Path(path), dump_scenario_json(scenario))

@@ -59,6 +59,21 @@ def read_state_file(path: str | os.PathLike[str]) -> bytes:
     return gunzip_state(read_file(path, MAX_STATE_BYTES), path)
 
 
+def state_file(folder: str | os.PathLike[str], name: str) -> Path:
+    """The file of the integration's state ``name`` (``<name>.state`` in the folder)."""
+    return Path(folder, f"{name}{STATE_SUFFIX}")
+
+
+def state_names(folder: str | os.PathLike[str]) -> list[str]:
+    """The names of the folder's states (its ``<name>.state`` files), sorted."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return sorted(e.name[: -len(STATE_SUFFIX)] for e in entries
+                  if e.name.endswith(STATE_SUFFIX) and len(e.name) > len(STATE_SUFFIX) and e.is_file())
+
+
 def gzip_state(raw: bytes) -> bytes:
     """gzip bytes of a raw state, reproducible (mtime 0)."""
     return gzip.compress(bytes(raw), compresslevel=GZIP_LEVEL, mtime=0)

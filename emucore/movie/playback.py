@@ -55,6 +55,7 @@ from typing import IO, Any
 import numpy as np
 
 from emucore.errors import EmucoreError, FileProblem, StateError
+from emucore.integration import SHA_FILE, read_rom_sha
 from emucore.movie.bk2 import MovieError, resolve_platform
 from emucore.movie.movie import Movie
 
@@ -106,7 +107,7 @@ class ReplaySummary:
 def _is_integration(game: str, inttype: Any) -> bool:
     from emucore import data
 
-    return bool(game) and game != "?" and data.get_file_path(game, "rom.sha", inttype) is not None
+    return bool(game) and game != "?" and data.get_file_path(game, SHA_FILE, inttype) is not None
 
 
 def resolve_game(movie: Movie, game: str | None, inttype: Any) -> str:
@@ -160,8 +161,8 @@ def check_movie(movie: Movie, game: str, inttype: Any) -> str:
             raise MovieError(movie.path, f"was recorded on {recorded} ({platform}), but {game} is a {system} game")
     sha1 = movie.data.sha1 if movie.data is not None else None
     if sha1:
-        sha_file = data.get_file_path(game, "rom.sha", inttype)
-        listed = set(data.read_rom_sha(sha_file)) if sha_file else set()
+        sha_file = data.get_file_path(game, SHA_FILE, inttype)
+        listed = set(read_rom_sha(sha_file)) if sha_file else set()
         if sha1 not in listed and sha1 != rom_sha1(rom):
             expected = ", ".join(sorted(listed)) or rom_sha1(rom)
             raise MovieError(movie.path, f"was recorded with the ROM SHA-1 {sha1}, but {game}'s ROM is {expected}")

@@ -60,9 +60,10 @@ def compare_states(
             raise ValueError(f"mode {mode!r} needs at least two labelled states")
         rising = falling = cset
         for (low, before), (high, after) in zip(items, items[1:]):
-            rising = refine_set(rising, st, Change.UNCHANGED if low == high else Change.INCREASED, None, after, before)
+            same = low == high
+            rising = refine_set(rising, st, Change.UNCHANGED if same else Change.INCREASED, None, after, before)
             if mode == "order-either":
-                falling = refine_set(falling, st, Change.UNCHANGED if low == high else Change.DECREASED, None, after, before)
+                falling = refine_set(falling, st, Change.UNCHANGED if same else Change.DECREASED, None, after, before)
         cset = rising.union(falling) if mode == "order-either" else rising
     labels = ", ".join(str(k) for k, _ in items)
     search.install(cset, f"states {mode} {labels}")

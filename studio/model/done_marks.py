@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_text
-from emucore.integration import read_data_json, read_state_file, write_state_file
+from emucore.integration import DATA_FILE, read_data_file, read_state_file, write_state_file
 from emucore.integration.datafile import data_entry
 from emucore.search import DoneRule, done_rules, episode_examples
 from emucore.search.checkpoints import StateLike
@@ -235,10 +235,8 @@ class DoneMarks:
 
     def data_variables(self) -> dict[str, dict[str, Any]]:
         """data.json's variables as ``{name: {"address", "type"[, "mask"]}}`` (``{}`` without the file)."""
-        path = self.session.folder / "data.json"
-        if not path.exists():
-            return {}
-        variables = read_data_json(path)[0]  # IntegrationError (a ValueError) names the file
+        # IntegrationError (a ValueError) names the file
+        variables = read_data_file(self.session.folder / DATA_FILE, missing_ok=True).variables
         return {name: data_entry(v) for name, v in variables.items()}
 
     def suggest(self, limit: int = 10) -> list[DoneRule]:

@@ -15,9 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emucore.fileio import atomic_write_text
 from emucore.gamedata_loader import GameDataSources
-from emucore.integration import Variable, dump_data_json, dump_scenario_json, read_data_json, read_scenario_json
+from emucore.integration import (
+    DATA_FILE,
+    SCENARIO_FILE,
+    Variable,
+    read_data_file,
+    read_scenario_json,
+    write_data_file,
+    write_scenario_json,
+)
 from emucore.integration.datafile import data_entry
 from emucore.search import DoneRule
 from studio.model.provenance import Provenance
@@ -59,13 +66,8 @@ class Accepted:
             " (replacing the previous done)" if self.previous else "")
 
 
-def _variables(folder: Path) -> dict[str, Variable]:
-    path = folder / "data.json"
-    return read_data_json(path)[0] if path.exists() else {}
-
-
 def _with_rule(folder: Path, rule: DoneRule) -> dict[str, Variable]:
-    variables = _variables(folder)
+    variables = read_data_file(folder / DATA_FILE, missing_ok=True).variables
     for name, spec in rule.variables.items():
         variables[name] = Variable(spec["address"], spec["type"], spec.get("mask"))
     return variables
@@ -112,22 +114,6 @@ def _check_against(rule: DoneRule, current: dict[str, Variable]) -> dict[str, di
     return new
 
 
-def _skipped(path: Path, names: list[str]) -> dict[str, Variable]:
-    """The entries stable-retro skips (a type it does not know), to be written back unchanged."""
-    if not names:
-        return {}
-    info = json.loads(path.read_bytes().decode("utf-8-sig")).get("info") or {}
-    kept = {}
-    for name in names:
-        entry = info.get(name)
-        if not isinstance(entry, dict) or not isinstance(entry.get("address"), int) or not isinstance(
-                entry.get("type"), str):
-            raise ValueError(f"{path}: entry {name!r} cannot be kept as it is ({NOTHING_SAVED})")
-        mask = entry.get("mask")
-        kept[name] = Variable(entry["address"], entry["type"], mask if isinstance(mask, int) else None)
-    return kept
-
-
 def accept_rule(folder: Path, rule: DoneRule, *, doc: ScenarioDocument | None = None,
                 watch: Watch | None = None) -> Accepted:
     """Adds the rule's new variables to data.json, then sets scenario.json's ``done`` to the rule's.
@@ -137,26 +123,25 @@ def accept_rule(folder: Path, rule: DoneRule, *, doc: ScenarioDocument | None = 
             data.json changed since the rule was suggested.
     """
     folder = Path(folder)
-    data_path, scenario_path = folder / "data.json", folder / "scenario.json"
+    data_path, scenario_path = folder / DATA_FILE, folder / SCENARIO_FILE
     if doc is not None and doc.load_error:
         raise ValueError(f"{doc.load_error} (fix scenario.json first; {NOTHING_SAVED})")
     if watch is not None and watch.load_error is not None:
         raise ValueError(f"{watch.load_error} (fix data.json first; {NOTHING_SAVED})")
     scenario = read_scenario_json(scenario_path) if scenario_path.exists() else {}
-    current, skipped = read_data_json(data_path) if data_path.exists() else ({}, [])
-    new = _check_against(rule, current)
+    data = read_data_file(data_path, missing_ok=True)
+    new = _check_against(rule, data.variables)
     if watch is not None:
         for name, spec in new.items():
             found = Provenance("done suggestion", [f"the rule {rule.describe()}"],
                                details={"type": spec["type"], "rule": rule.done})
             watch.add(name, spec["address"], spec["type"], spec.get("mask"), provenance=found)
     elif new:
-        variables = {**_skipped(data_path, skipped), **current}
-        variables.update({name: Variable(s["address"], s["type"], s.get("mask")) for name, s in new.items()})
-        atomic_write_text(data_path, dump_data_json(variables))
+        data.variables.update({name: Variable(s["address"], s["type"], s.get("mask")) for name, s in new.items()})
+        write_data_file(data_path, data)
     previous = scenario.get("done")
     scenario["done"] = rule.done
-    atomic_write_text(scenario_path, dump_scenario_json(scenario))
+    write_scenario_json(scenario_path, scenario)
     if doc is not None:
         doc.reload()
     return Accepted(new, rule.done, previous)

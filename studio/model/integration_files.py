@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emucore.integration import IntegrationError, parse_scenario_json
+from emucore.integration import SCENARIO_FILE, IntegrationError, read_scenario_json
 from emucore.integration.scripts import read_script as read_lua_file
 from emucore.integration.scripts import script_path
 from studio.model.set_aside import OpenProblem, problem_of
@@ -22,8 +22,8 @@ def read_scenario(path: Path) -> tuple[dict, OpenProblem | None]:
     if not path.exists():
         return {}, None
     try:
-        return parse_scenario_json(path.read_bytes(), path), None
-    except (OSError, IntegrationError) as exc:
+        return read_scenario_json(path), None
+    except IntegrationError as exc:
         return {}, problem_of(exc, path, SCENARIO_UNREAD)
 
 
@@ -34,7 +34,7 @@ def script_file(folder: Path, name: str) -> Path:
         IntegrationError: ``name`` leads outside the folder (scenario.json may name any path): the
             studio neither reads nor writes it.
     """
-    return script_path(folder, name, folder / "scenario.json")
+    return script_path(folder, name, folder / SCENARIO_FILE)
 
 
 def read_script(folder: Path, name: str) -> tuple[str | None, OpenProblem | None]:

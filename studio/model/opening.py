@@ -7,7 +7,16 @@ import re
 from pathlib import Path
 
 from emucore import data
-from emucore.integration import Integration, IntegrationError, default_state_name
+from emucore.integration import (
+    METADATA_FILE,
+    SHA_FILE,
+    STATE_SUFFIX,
+    Integration,
+    IntegrationError,
+    default_state_name,
+    find_rom,
+    state_file,
+)
 from emucore.integration import read_metadata as read_metadata_file
 from emucore.paths import studio_integrations_dir
 from emucore.systems import System, system_for_path
@@ -35,7 +44,7 @@ def read_metadata(folder: Path) -> tuple[dict, OpenProblem | None]:
 
     The file is the integration's: one that cannot be read is left where it is.
     """
-    path = folder / "metadata.json"
+    path = folder / METADATA_FILE
     if not path.exists():
         return {}, None
     try:
@@ -46,7 +55,7 @@ def read_metadata(folder: Path) -> tuple[dict, OpenProblem | None]:
 
 def _default_state(folder: Path) -> str | None:
     try:
-        return default_state_name(read_metadata(folder)[0], folder / "metadata.json")
+        return default_state_name(read_metadata(folder)[0], folder / METADATA_FILE)
     except IntegrationError:
         return None  # metadata_problems says why
 
@@ -60,9 +69,9 @@ def metadata_problems(folder: Path, *, state_given: bool) -> list[OpenProblem]:
     if state_given:
         return []
     try:
-        name = default_state_name(metadata, folder / "metadata.json")
+        name = default_state_name(metadata, folder / METADATA_FILE)
     except IntegrationError as exc:
-        return [problem_of(exc, folder / "metadata.json", "the game starts at power-on")]
+        return [problem_of(exc, folder / METADATA_FILE, "the game starts at power-on")]
     if name is None:
         return []
     try:
@@ -70,7 +79,7 @@ def metadata_problems(folder: Path, *, state_given: bool) -> list[OpenProblem]:
         return []
     except OpenError:
         text = f"default_state {name!r}: no such state in the integration"
-    return [OpenProblem(folder / "metadata.json", text, "default_state", None, "the game starts at power-on")]
+    return [OpenProblem(folder / METADATA_FILE, text, "default_state", None, "the game starts at power-on")]
 
 
 def resolve_game(target: str | None, state: str | None) -> tuple[Path, Path | None]:
@@ -90,25 +99,25 @@ def resolve_game(target: str | None, state: str | None) -> tuple[Path, Path | No
         raise OpenError(f"{target}: no such file, folder or integration")
     if not folder.is_dir():
         return folder, _state_path(folder.parent, state) if state else None
-    roms = sorted(p for p in folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
-    if not roms:
+    rom = find_rom(folder)
+    if rom is None:
         raise OpenError(
             f"{folder}: this integration has no ROM (rom.<ext>). Open the ROM file itself, "
             f"or put it in place with 'emucore import PATH'."
         )
     if state is not None:
-        return roms[0], _state_path(folder, state) if state else None
+        return rom, _state_path(folder, state) if state else None
     name = _default_state(folder)  # one that cannot be found or read: power-on (Session reports it)
     try:
-        return roms[0], _state_path(folder, name) if name else None
+        return rom, _state_path(folder, name) if name else None
     except OpenError:
-        return roms[0], None
+        return rom, None
 
 
 def _state_path(folder: Path, name: str) -> Path:
     path = Path(name).expanduser()
     if not path.is_file():
-        path = folder / (name if name.endswith(".state") else f"{name}.state")
+        path = folder / name if name.endswith(STATE_SUFFIX) else state_file(folder, name)
     if not path.is_file():
         raise OpenError(f"{path}: no such state")
     return path
@@ -126,11 +135,11 @@ def integration_folder_for(rom: Path) -> tuple[Path, bool]:
 
     Returns the folder and whether it was created now.
     """
-    if rom.stem == "rom" and (rom.parent / "rom.sha").exists():
+    if rom.stem == "rom" and (rom.parent / SHA_FILE).exists():
         return rom.parent, False
     system = system_for_path(rom)
     folder = studio_integrations_dir() / integration_name_for(rom, system)
-    if (folder / "rom.sha").exists():
+    if (folder / SHA_FILE).exists():
         return folder, False
     integration = Integration.new(folder.name, rom)
     integration.save(folder, include_rom=True)

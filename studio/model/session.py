@@ -19,6 +19,7 @@ import numpy as np
 from emucore import Emulator
 from emucore.errors import EmucoreError
 from emucore.gamedata_loader import GameDataSources, load_game_data
+from emucore.integration import find_rom
 from emucore.paths import studio_data_dir
 from emucore.systems import System
 from studio.model.clock import FrameClock
@@ -41,8 +42,7 @@ class Session:
                  core: str | None = None, *, rewind_seconds: int = 20):
         rom = Path(rom_path)
         self.folder, self.created = integration_folder_for(rom)
-        roms = sorted(p for p in self.folder.glob("rom.*") if p.suffix not in (".sha", ".delta"))
-        self.emulator = Emulator(roms[0] if roms else rom, core=core)
+        self.emulator = Emulator(find_rom(self.folder) or rom, core=core)
         self.name = self.folder.name
         # "after_frame" hooks run after every emulated frame (not once per tick): freezes, sampling.
         # "notice": ``notice`` holds a line for the status bar ("loaded slot 3").

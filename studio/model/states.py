@@ -19,7 +19,15 @@ import numpy as np
 
 from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_bytes, atomic_write_text
-from emucore.integration import IntegrationError, read_state_file, write_state_file
+from emucore.integration import (
+    METADATA_FILE,
+    IntegrationError,
+    read_state_file,
+    state_file,
+    state_names,
+    write_metadata,
+    write_state_file,
+)
 from studio.model.opening import read_metadata
 from studio.model.png import decode_png, encode_png, thumbnail
 from studio.model.set_aside import OpenProblem, read_owned_json, set_aside_problem
@@ -93,7 +101,7 @@ class StateLibrary:
     # ---- named states ----
 
     def names(self) -> list[str]:
-        return sorted(p.name[: -len(".state")] for p in self.folder.glob("*.state"))
+        return state_names(self.folder)
 
     def infos(self) -> list[StateInfo]:
         index = self._index()
@@ -107,18 +115,18 @@ class StateLibrary:
 
     def save(self, name: str, state: bytes, frame: int, frame_image: np.ndarray | None = None) -> None:
         self._check_name(name)
-        write_state_file(self.folder / f"{name}.state", state)
+        write_state_file(state_file(self.folder, name), state)
         self._record(f"state:{name}", f"state-{name}", frame, frame_image)
         self._notify()
 
     def load(self, name: str) -> bytes:
-        return read_state_file(self.folder / f"{name}.state")
+        return read_state_file(state_file(self.folder, name))
 
     def rename(self, old: str, new: str) -> None:
         self._check_name(new)
-        if (self.folder / f"{new}.state").exists():
+        if state_file(self.folder, new).exists():
             raise FileExistsError(f"a state named {new!r} exists already")
-        (self.folder / f"{old}.state").rename(self.folder / f"{new}.state")
+        state_file(self.folder, old).rename(state_file(self.folder, new))
         index = self._index()
         if f"state:{old}" in index:
             index[f"state:{new}"] = index.pop(f"state:{old}")
@@ -131,7 +139,7 @@ class StateLibrary:
         self._notify()
 
     def delete(self, name: str) -> None:
-        (self.folder / f"{name}.state").unlink()
+        state_file(self.folder, name).unlink()
         index = self._index()
         if index.pop(f"state:{name}", None) is not None:
             self._write_index(index)
@@ -144,7 +152,7 @@ class StateLibrary:
         if problem is not None:  # the integration's file: not written over
             raise IntegrationError(problem.path, f"{problem.problem}; fix it first (nothing was saved)")
         metadata["default_state"] = name
-        atomic_write_text(self.folder / "metadata.json", json.dumps(metadata, indent=2, sort_keys=True) + "\n")
+        write_metadata(self.folder / METADATA_FILE, metadata)
         self._notify()
 
     @staticmethod

@@ -18,7 +18,6 @@ found (:mod:`studio.model.provenance`) is kept in the workspace, in step with re
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,9 +26,7 @@ import numpy as np
 
 from emucore.datatypes import ALL_ONES, U64, InvalidTypeError, is_well_formed, parse_type
 from emucore.errors import EmulatorClosedError
-from emucore.fileio import atomic_write_text
-from emucore.integration import IntegrationError, Variable, dump_data_json, parse_data_json
-from emucore.integration.datafile import DATA_FILE
+from emucore.integration import DATA_FILE, DataFile, IntegrationError, Variable, read_data_file, write_data_file
 from studio.model.provenance import Provenance, ProvenanceBook
 from studio.model.sample_ring import SampleRing
 from studio.model.session import Session
@@ -95,21 +92,14 @@ class Watch:
 
     def _load(self) -> dict[str, Variable]:
         self.load_error, self.load_problem, self._skipped = None, None, {}
-        if not self.path.exists():
-            return {}
         try:
-            text = self.path.read_bytes().decode("utf-8-sig")
-            variables = parse_data_json(text, self.path)
-        except (OSError, UnicodeDecodeError, IntegrationError) as exc:
+            data = read_data_file(self.path, missing_ok=True)
+        except IntegrationError as exc:
             self.load_problem = problem_of(exc, self.path)
             self.load_error = str(self.load_problem)
             return {}
-        info = json.loads(text).get("info") or {}
-        for name, entry in info.items():
-            if name not in variables:  # a type string stable-retro skips: keep the entry as it is
-                mask = None if entry.get("mask") is None else int(entry["mask"])
-                self._skipped[name] = Variable(int(entry["address"]), entry["type"], mask)
-        return variables
+        self._skipped = data.skipped  # entries stable-retro skips: written back as they are
+        return data.variables
 
     def reload(self) -> None:
         """Reads data.json again (after it was fixed or changed by another program)."""
@@ -121,7 +111,7 @@ class Watch:
     def _save(self) -> None:
         if self.load_error is not None:
             raise ValueError(f"{self.load_error} (fix data.json, then reload it; nothing was saved)")
-        atomic_write_text(self.path, dump_data_json({**self._skipped, **self.variables}))
+        write_data_file(self.path, DataFile(self.variables, self._skipped))
 
     def _changed(self) -> None:
         self._space = None  # re-check which variables are mapped

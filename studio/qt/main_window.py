@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from emucore.errors import EmucoreError
+from emucore.integration import STATE_SUFFIX
 from studio.model.actions import ACTIONS, REWIND_KEY
 from studio.model.bindings import key_map
 from studio.model.gamepad import GamepadPoller
@@ -384,6 +385,7 @@ class MainWindow(QMainWindow):
         self.last_regression = outcomes
 
     def check_regression(self) -> None:
+        from emucore.done_explanation import reasons_text
         from studio.model.regression import RegressionSuite
 
         def check() -> None:
@@ -394,7 +396,9 @@ class MainWindow(QMainWindow):
             lines = [
                 f"{'CHANGED' if o.changed else 'ok'}  {o.expectation.movie}: reward {o.total_reward:g} "
                 f"(expected {o.expectation.total_reward:g}), done at {o.done_frame} "
-                f"(expected {o.expectation.done_frame})" + (f"  {o.error}" if o.error else "")
+                f"(expected {o.expectation.done_frame})"
+                + (f", because {reasons_text(o.done_reasons)}" if o.done_reasons else "")
+                + (f"  {o.error}" if o.error else "")
                 for o in outcomes
             ]
             QMessageBox.information(self, "Regression", "\n".join(lines))
@@ -430,7 +434,7 @@ class MainWindow(QMainWindow):
     def open_path(self, path: Path) -> None:
         """A .state loads into the running game, a .bk2 plays, a ROM or folder opens a new game."""
         suffix = path.suffix.lower()
-        if suffix == ".state":
+        if suffix == STATE_SUFFIX:
             self._guard(lambda: self.session.load_state_file(path))
         elif suffix in (".bk2", ".fm2"):
             self._guard(lambda: self.session.play_movie(path))
