@@ -14,6 +14,7 @@ import numpy as np
 
 from emucore.actions import ActionGroups
 from emucore.datatypes import ALL_ONES
+from emucore.done_explanation import DoneReason, explain
 from emucore.errors import UnmappedAddressError
 from emucore.memory import AddressSpace
 from emucore.scenario import DoneNode, RewardSpec, Scenario, ScenarioError, Term
@@ -108,11 +109,8 @@ class GameData:
         names = set()
         for reward in self.scenario.rewards:
             names.update(name for name, term in reward.variables.items() if term.measurement == measurement)
-        stack = [self.scenario.done] if self.scenario.done else []
-        while stack:
-            node = stack.pop()
-            names.update(name for name, term in node.variables.items() if term.measurement == measurement)
-            stack.extend(node.nodes.values())
+        if self.scenario.done is not None:
+            names.update(name for _, name, term in self.scenario.done.tests() if term.measurement == measurement)
         return names
 
     def update_ram(self) -> None:
@@ -185,6 +183,20 @@ class GameData:
         if self.scenario.done is None:
             return False
         return self._node(self.scenario.done)
+
+    def explain_done(self) -> list[DoneReason]:
+        """Why the last evaluation was done: empty when it was not, else its reasons
+        (:mod:`emucore.done_explanation`). Call it right after ``update_ram()``.
+
+        The tests are measured again (the evaluation keeps no record, to stay fast). Only a reward
+        script that wrote memory or custom variables after done was decided can make them measure
+        otherwise; if the tree is then no longer true, the one reason says so.
+        """
+        if not self.done:
+            return []
+        return explain(self.scenario, self.measure) or [
+            DoneReason("done", "done when evaluated (a script has changed what its tests measure since)")
+        ]
 
     def _evaluate_reward(self, spec: RewardSpec) -> np.float32:
         if spec.script:

@@ -6,6 +6,7 @@ to their defaults rather than failing; only ``crop`` and ``actions`` must have t
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +109,11 @@ class RewardSpec:
         return not self.variables and self.time is None and self.script is None
 
 
+def done_key(path: Sequence[str]) -> str:
+    """Where the done node at ``path`` (node names from the top) is in scenario.json: ``done.nodes.lost``."""
+    return "done" + "".join(f".nodes.{name}" for name in path)
+
+
 @dataclass
 class DoneNode:
     """A done condition: variable tests and sub-nodes combined with ``any`` or ``all``."""
@@ -115,6 +121,21 @@ class DoneNode:
     condition: str = "any"
     variables: dict[str, Term] = field(default_factory=dict)
     nodes: dict[str, DoneNode] = field(default_factory=dict)
+
+    def walk(self, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], DoneNode]]:
+        """This node and every node below it, depth first in file order, each with its path of node names."""
+        stack = [(path, self)]
+        while stack:
+            at, node = stack.pop()
+            yield at, node
+            stack.extend(((*at, name), child) for name, child in reversed(node.nodes.items()))
+
+    def tests(self) -> Iterator[tuple[str, str, Term]]:
+        """Every test of the tree as ``(key, variable name, term)``, key as ``done.nodes.lost.variables.lives``."""
+        for path, node in self.walk():
+            key = done_key(path)
+            for name, term in node.variables.items():
+                yield f"{key}.variables.{name}", name, term
 
     @classmethod
     def parse(cls, raw: Any) -> DoneNode:
@@ -188,9 +209,6 @@ class Scenario:
         names: set[str] = set()
         for reward in self.rewards:
             names.update(reward.variables)
-        stack = [self.done] if self.done else []
-        while stack:
-            node = stack.pop()
-            names.update(node.variables)
-            stack.extend(node.nodes.values())
+        if self.done is not None:
+            names.update(name for _, name, _ in self.done.tests())
         return names

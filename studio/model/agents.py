@@ -40,8 +40,7 @@ from typing import Any
 import numpy as np
 
 import emucore
-from emucore.operations import Operation
-from emucore.scenario import DoneNode, Term
+from emucore.done_explanation import reasons_text
 
 # ---- agents ----
 
@@ -291,7 +290,7 @@ class EpisodeResult:
     index: int
     total: float
     length: int
-    done_reason: str  # the true done tests, "script", "max steps", "agent finished" or "stopped"
+    done_reason: str  # why done fired (emucore.done_explanation), "max steps", "agent finished" or "stopped"
     terminated: bool
     rewards: np.ndarray  # float64, one per step
     masks: np.ndarray  # uint16 button masks actually sent, one per step
@@ -343,46 +342,6 @@ class RunReport:
         return path
 
 
-# ---- done conditions ----
-
-def describe_test(name: str, term: Term) -> str:
-    """``lives == 0``, ``Δscore > 0``: a done test as text."""
-    subject = f"Δ{name}" if term.measurement == "delta" else name
-    if not term.op:
-        return f"{subject} != 0"
-    return f"{subject} {Operation(term.op).symbol.format(r=term.reference)}"
-
-
-def true_done_tests(data: Any) -> list[str]:
-    """The done tests of ``data``'s scenario that are true now (call right after a step).
-
-    Returns ``["script"]`` for a Lua done script; an ``all`` node with no tests at all is
-    ``"all (no tests)"``. Sub-node tests are prefixed with the node's name.
-    """
-    scenario = data.scenario
-    if scenario.done_script:
-        return ["script"]
-    if scenario.done is None:
-        return []
-    found: list[str] = []
-
-    def walk(node: DoneNode, prefix: str) -> None:
-        if not node.variables and not node.nodes and node.condition == "all":
-            found.append(f"{prefix}all (no tests)")
-        for name, term in node.variables.items():
-            try:
-                true = term.apply(data.measure(name, term.measurement)) > 0
-            except ValueError:
-                continue
-            if true:
-                found.append(prefix + describe_test(name, term))
-        for child_name, child in node.nodes.items():
-            walk(child, f"{prefix}{child_name}.")
-
-    walk(scenario.done, "")
-    return found
-
-
 # ---- flags ----
 
 FARM_WINDOW = 300
@@ -430,9 +389,10 @@ def scenario_flags(episodes: list[EpisodeResult], max_steps: int) -> list[Flag]:
     full = [e for e in episodes if e.done_reason == "max steps"]
     if full and not any(e.terminated for e in episodes):
         flags.append(Flag("never done", f"no episode was done within {max_steps} steps"))
-    first = [e.index for e in episodes if e.terminated and e.length == 1]
+    first = [e for e in episodes if e.terminated and e.length == 1]
     if first:
-        flags.append(Flag("done on first step", f"episodes {first} were done after one step"))
+        flags.append(Flag("done on first step", f"episodes {[e.index for e in first]} were done after one step "
+                          f"(episode {first[0].index}: {first[0].done_reason})"))
     if all(not np.any(e.rewards) for e in episodes):
         steps = sum(e.length for e in episodes)
         flags.append(Flag("reward always zero", f"no reward in {steps} steps"))
@@ -535,7 +495,7 @@ def run_episodes(
                 if on_step is not None:
                     on_step(StepEvent(index, step, reward, total, obs))
                 if terminated:
-                    reason = ", ".join(true_done_tests(env.data)) or "done"
+                    reason = reasons_text(env.data.explain_done())
                     break
             env.movie.close()
             env.movie = None

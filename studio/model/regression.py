@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from emucore import Emulator
+from emucore.done_explanation import DoneReason
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
 from emucore.gamedata_loader import GameDataSources, load_game_data
@@ -36,6 +38,7 @@ class Outcome:
     total_reward: float
     done_frame: int | None
     error: str | None = None
+    done_reasons: list[DoneReason] = field(default_factory=list)  # why done fired at done_frame
 
     @property
     def changed(self) -> bool:
@@ -75,14 +78,21 @@ def replay_lines(folder: Path, movie_path: Path, sources: GameDataSources) -> It
             yield line, data
 
 
-def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> tuple[float, int | None]:
-    """Total reward (player 1) and first done line of a movie under ``scenario`` (default: the folder's)."""
+class Replay(NamedTuple):
+    total_reward: float  # player 1's
+    done_frame: int | None  # the first movie line at which done was true
+    done_reasons: list[DoneReason]  # why done was true at that line
+
+
+def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> Replay:
+    """A movie's total reward, first done line and why, under ``scenario`` (default: the folder's)."""
     total, done_frame = 0.0, None
+    reasons: list[DoneReason] = []
     for line, data in replay_lines(folder, movie_path, GameDataSources.of_folder(folder, scenario=scenario)):
         total += data.current_reward()
         if done_frame is None and data.is_done():
-            done_frame = line
-    return total, done_frame
+            done_frame, reasons = line, data.explain_done()
+    return Replay(total, done_frame, reasons)
 
 
 class RegressionSuite:
@@ -122,7 +132,7 @@ class RegressionSuite:
 
     def attach(self, movie_path: Path) -> Expectation:
         """Adds a movie with what the current scenario gives as its expectation."""
-        total, done = replay(self.folder, movie_path)
+        total, done, _ = replay(self.folder, movie_path)
         movie = Path(movie_path)
         name = str(movie.relative_to(self.folder)) if movie.is_relative_to(self.folder) else str(movie)
         expectation = Expectation(name, total, done)
@@ -138,8 +148,8 @@ class RegressionSuite:
         for expectation in self.expectations():
             path = self.folder / expectation.movie
             try:
-                total, done = replay(self.folder, path, scenario)
-                outcomes.append(Outcome(expectation, total, done))
+                total, done, reasons = replay(self.folder, path, scenario)
+                outcomes.append(Outcome(expectation, total, done, done_reasons=reasons))
             except Exception as exc:  # a broken movie or scenario is a result to show, not a crash
                 outcomes.append(Outcome(expectation, float("nan"), None, f"{type(exc).__name__}: {exc}"))
         return outcomes

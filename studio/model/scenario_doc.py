@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from emucore.done_explanation import DoneReason
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
 from emucore.gamedata_loader import GameDataSources, load_game_data
@@ -39,7 +40,6 @@ from emucore.integration import (
     parse_data_json,
 )
 from emucore.lua import LuaError, LuaScripts
-from emucore.scenario import DoneNode
 from studio.model.integration_files import read_scenario, read_script, script_file
 from studio.model.session import Session
 
@@ -94,7 +94,7 @@ class ScenarioDocument:
             logs these, and its env then runs without the script), by file name.
         error: Why the live evaluation stopped (a Lua error, an unknown variable), or "".
         reward, cumulative, done: The last evaluated frame's result.
-        done_reasons: ``(key, text)`` of the tests that made ``done`` true.
+        done_reasons: Why ``done`` is true (:meth:`GameData.explain_done`); empty when it is not.
     """
 
     def __init__(self, session: Session):
@@ -116,7 +116,7 @@ class ScenarioDocument:
         self.reward = 0.0
         self.cumulative = 0.0
         self.done = False
-        self.done_reasons: list[tuple[str, str]] = []
+        self.done_reasons: list[DoneReason] = []
         self.error = ""
         self._game: GameData | None = None
         self._last_frame = session.frame
@@ -481,7 +481,7 @@ class ScenarioDocument:
             return
         try:
             game.update_ram()
-            reasons = self._explain(game) if game.done else []
+            reasons = game.explain_done()
         except Exception as e:  # noqa: BLE001
             self._game = None
             self.error = f"{type(e).__name__}: {e}"
@@ -518,31 +518,6 @@ class ScenarioDocument:
             self._game = None
             self.error = f"{type(e).__name__}: {e}"
         self.version += 1
-
-    def _explain(self, game: GameData) -> list[tuple[str, str]]:
-        """Which tests of the done tree are true (only those that make it true)."""
-        scenario = game.scenario
-        if scenario.done_script:
-            return [("done.script", f"script {scenario.done_script} returned true")]
-        if scenario.done is None:
-            return []
-        return self._explain_node(game, scenario.done, "done")[1]
-
-    def _explain_node(self, game: GameData, node: DoneNode, key: str) -> tuple[bool, list[tuple[str, str]]]:
-        results: list[tuple[bool, list[tuple[str, str]]]] = []
-        for name, term in node.variables.items():
-            value = game.measure(name, term.measurement)
-            true = term.apply(value) > 0
-            what = f"{term.measurement} {value}"
-            text = f"{name} {term.op} {term.reference} ({what})" if term.op else f"{name} > 0 ({what})"
-            results.append((true, [(f"{key}.variables.{name}", text)] if true else []))
-        for name, child in node.nodes.items():
-            results.append(self._explain_node(game, child, f"{key}.nodes.{name}"))
-        verdict = all(r[0] for r in results) if node.condition == "all" else any(r[0] for r in results)
-        reasons = [reason for true, found in results if true for reason in found] if verdict else []
-        if verdict and not reasons:
-            reasons = [(key, f"{key}: condition all with no tests is always true")]
-        return verdict, reasons
 
     def timeline(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Frames, cumulative rewards, and the done events (frames where done became true), for the plot."""

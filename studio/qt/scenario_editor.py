@@ -34,8 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from emucore.done_explanation import reasons_text
 from emucore.integration import Finding, IntegrationError
 from emucore.operations import Operation
+from emucore.scenario import done_key
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
 from studio.qt.delegates import ChoiceDelegate
@@ -379,7 +381,7 @@ class ScenarioEditor(QWidget):
         tree.blockSignals(False)
 
     def _node_item(self, node: dict, path: NodePath) -> QTreeWidgetItem:
-        key = "done" + "".join(f".nodes.{name}" for name in path)
+        key = done_key(path)
         item = QTreeWidgetItem([path[-1] if path else "done", "all" if node.get("condition") == "all" else "any"])
         item.setData(0, Qt.ItemDataRole.UserRole, ("node", path, None))
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
@@ -556,7 +558,7 @@ class ScenarioEditor(QWidget):
         if doc.error:
             self.readout.setText(f"Evaluation stopped: {doc.error}")
         else:
-            done = "yes: " + "; ".join(text for _, text in doc.done_reasons) if doc.done else "no"
+            done = f"yes: {reasons_text(doc.done_reasons)}" if doc.done else "no"
             self.readout.setText(f"frame {self.session.frame}   reward {doc.reward:g}   "
                                  f"total {doc.cumulative:g}   done {done}")
         frames, cumulative, done_frames = doc.timeline()

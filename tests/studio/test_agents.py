@@ -38,7 +38,7 @@ def test_random_agent_stats(game, tmp_path):
     short = scenario(tmp_path, "short", FRAME_50, SCORE)
     report = run_episodes(game, scenario=short, agent=RandomAgent(0), episodes=3, max_steps=500)
     assert report.lengths == [49, 49, 49]
-    assert [e.done_reason for e in report.episodes] == ["frame >= 50"] * 3
+    assert [e.done_reason for e in report.episodes] == ["frame >= 50 (is 50)"] * 3
     assert all(e.terminated for e in report.episodes)
     assert all(r >= 0 for r in report.returns) and max(report.returns) > 0
     assert report.flags == []
@@ -51,7 +51,7 @@ def test_random_agent_stats(game, tmp_path):
 def test_default_scenario_ends_on_lives(tmp_path):
     report = run_episodes("StudioDemo-Nes", agent=RightBiasedAgent(1), episodes=1, max_steps=1200)
     (episode,) = report.episodes
-    assert episode.terminated and episode.done_reason == "lives == 0" and 850 < episode.length < 950
+    assert episode.terminated and episode.done_reason == "lives == 0 (is 0)" and 850 < episode.length < 950
     assert episode.total > 0 and report.flags == []
 
 
@@ -65,8 +65,9 @@ def test_never_done_is_flagged(tmp_path):
 def test_done_on_first_step_is_flagged(tmp_path):
     empty_all = scenario(tmp_path, "all", {"condition": "all"}, SCORE)
     report = run_episodes("StudioDemo-Genesis", scenario=empty_all, agent=RandomAgent(0), episodes=2, max_steps=60)
-    assert report.lengths == [1, 1] and report.episodes[0].done_reason == "all (no tests)"
+    assert report.lengths == [1, 1] and report.episodes[0].done_reason == "all with no tests is always true"
     assert "done on first step" in report.flag_names
+    assert "all with no tests" in next(f.detail for f in report.flags if f.name == "done on first step")
 
 
 def test_reward_always_zero_is_flagged(tmp_path):
@@ -129,7 +130,7 @@ def test_policy_agent(tmp_path):
     agent = PolicyAgent(tmp_path / "ppo.zip")
     short = scenario(tmp_path, "short", FRAME_50, SCORE)
     report = run_episodes("StudioDemo-Nes", scenario=short, agent=agent, episodes=1, max_steps=100)
-    assert report.lengths == [49] and report.episodes[0].done_reason == "frame >= 50"
+    assert report.lengths == [49] and report.episodes[0].done_reason == "frame >= 50 (is 50)"
 
 
 def test_dialog_runs_on_a_worker(qtbot, tmp_path):
@@ -145,7 +146,7 @@ def test_dialog_runs_on_a_worker(qtbot, tmp_path):
     assert dialog.stop_button.isEnabled()
     qtbot.waitUntil(lambda: dialog.report is not None, timeout=10000)
     assert dialog.table.rowCount() == 2
-    assert [dialog.table.item(r, 3).text() for r in range(2)] == ["frame >= 50"] * 2
+    assert [dialog.table.item(r, 3).text() for r in range(2)] == ["frame >= 50 (is 50)"] * 2
     assert [dialog.table.item(r, 2).text() for r in range(2)] == ["49", "49"]
     assert dialog.save_button.isEnabled() and dialog.run_button.isEnabled()
     assert dialog.flags_list.count() == 1 and len(dialog._curves) == 2

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from emucore.done_explanation import describe_test
 from emucore.operations import Change, Operation
 from emucore.scenario import Term
 from emucore.search import OPS as SEARCH_OPS
-from studio.model.agents import describe_test
 from studio.qt.scenario_editor import NO_OP, OP_CHOICES
 from studio.qt.search_panel import AMOUNT_OPS, OP_TITLES, SNAPSHOT_OPS, VALUE_OPS
 
@@ -32,3 +32,4 @@ def test_done_tests_are_described_by_the_operations_symbols():
     assert described[Operation.SIGN] == "lives sign"
     assert all(("3" in text) == op.takes_reference for op, text in described.items())
     assert describe_test("score", Term.parse({"op": "positive"}, "delta")) == "Δscore > 0"
+    assert describe_test("lives", Term.parse({}, "absolute")) == "lives > 0"  # no op: the value itself, > 0

@@ -30,6 +30,8 @@ def test_attached_movie_is_rechecked_after_an_edit(demo, tmp_path):
                "done": {"variables": {"frame": {"op": "greater-than", "reference": 50}}}}
     outcome = suite.check(doubled)[0]
     assert outcome.changed and outcome.total_reward > expectation.total_reward and outcome.done_frame is not None
+    (reason,) = outcome.done_reasons  # why done fired at the done frame
+    assert reason.key == "done.variables.frame" and reason.measured == 51
     (session.folder / "scenario.json").write_text(json.dumps(doubled))
     assert suite.check()[0].changed
     suite.detach("take.bk2")

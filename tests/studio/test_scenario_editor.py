@@ -104,7 +104,9 @@ def test_done_fires_and_names_the_condition(session):
             break
     x = session.emulator.memory.read(0xFF000A, ">u2")
     assert doc.done and x > 160
-    assert doc.done_reasons == [("done.variables.x", f"x greater-than 160 (absolute {x})")]
+    (reason,) = doc.done_reasons
+    assert (reason.key, reason.name, reason.measured) == ("done.variables.x", "x", x)
+    assert reason.text == f"x > 160 (is {x})"
     frames, _, done_events = doc.timeline()
     assert list(done_events) == [frames[-1]]
 
