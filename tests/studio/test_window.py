@@ -149,3 +149,24 @@ def test_a_scenario_edit_rechecks_the_attached_movies(qtbot, demo):
     qtbot.waitUntil(lambda: hasattr(window, "last_regression"), timeout=5000)
     assert [o.changed for o in window.last_regression] == [True]
     assert "changed: take.bk2" in window.statusBar().currentMessage()
+
+
+def test_check_regression_says_why_done_fired(qtbot, demo, monkeypatch):
+    import numpy as np
+
+    from studio.model.regression import RegressionSuite
+
+    window = make_window(qtbot, demo)
+    session = window.session
+    movie = session.folder / "take.bk2"
+    session.start_recording(movie)
+    for mask in np.random.default_rng(3).integers(0, 1 << 12, 60):
+        session.set_buttons(0, int(mask))
+        session.advance(1)
+    session.stop_recording()
+    RegressionSuite(session.folder).attach(movie)
+    window.scenario_editor.doc.set_done_test((), "frame", op="greater-than", reference=50)
+    shown: list[str] = []
+    monkeypatch.setattr("studio.qt.main_window.QMessageBox.information", lambda *a: shown.append(a[2]))
+    window.check_regression()
+    assert len(shown) == 1 and "CHANGED" in shown[0] and "because frame > 50 (is 51)" in shown[0]
