@@ -12,7 +12,6 @@ parallel; one emulator is used by one thread at a time (a second thread gets Emu
 
 from __future__ import annotations
 
-import gzip
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -22,7 +21,7 @@ import numpy as np
 
 from emucore.corefinder import FoundCore, find_core
 from emucore.errors import CoreError, GameLoadError, StateError
-from emucore.fileio import atomic_write_bytes
+from emucore.integration import IntegrationError, read_state_file, write_state_file
 from emucore.libretro import CoreSession
 from emucore.libretro.structs import (
     DEVICE_JOYPAD,
@@ -38,7 +37,8 @@ from emucore.rom import read_rom
 from emucore.state_formats import state_problem
 from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
 
-MAX_PLAYERS = 2
+PLAYERS = 2
+"""Controller ports the host drives, and players an integration scores (stable-retro's two)."""
 _FLAG_DTYPES = (np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.bool_))
 
 
@@ -105,7 +105,7 @@ class Emulator:
                 said = session.recent_errors()
                 detail = f"; the core said: {' | '.join(said[-3:])}" if said else ""
                 raise GameLoadError(self.rom_path, f"the {self.core.lib} core refused to load it{detail}")
-            for port in range(MAX_PLAYERS):
+            for port in range(PLAYERS):
                 session.set_controller_port_device(port, DEVICE_JOYPAD)
         except BaseException:
             session.close()
@@ -162,7 +162,7 @@ class Emulator:
     def _reload(self) -> None:
         """A fresh core for the same game, swapped in whole so no call finds the emulator half-open."""
         old = self._session
-        buttons = [old.button_bits(i) for i in range(MAX_PLAYERS)]
+        buttons = [old.button_bits(i) for i in range(PLAYERS)]
         new = self._open_core()
         for i, bits in enumerate(buttons):
             new.set_button_bits(i, bits)
@@ -179,8 +179,8 @@ class Emulator:
     def set_button_mask(self, mask: int | Sequence[int] | np.ndarray, player: int = 0) -> None:
         """Holds buttons for ``player``: an int bitmask (bit i = libretro joypad id i), or a
         sequence of up to 16 flags in button-index order (stable-retro's form)."""
-        if not 0 <= player < MAX_PLAYERS:
-            raise ValueError(f"player {player} is out of range (0..{MAX_PLAYERS - 1})")
+        if not 0 <= player < PLAYERS:
+            raise ValueError(f"player {player} is out of range (0..{PLAYERS - 1})")
         if isinstance(mask, np.ndarray) and mask.dtype in _FLAG_DTYPES and mask.ndim == 1 and mask.size <= 16:
             self._session.set_button_flags(player, np.ascontiguousarray(mask))
             return
@@ -300,24 +300,17 @@ class Emulator:
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
         """Loads a gzip ``.state`` file (stable-retro's format); errors name the file."""
         path = Path(path)
+        if not path.exists():
+            raise StateError(path, "no such file")
         try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            raise StateError(path, "no such file") from None
-        except OSError as exc:
-            raise StateError(path, f"cannot be read: {exc.strerror or exc}") from exc
-        from emucore.integration import IntegrationError
-        from emucore.integration.statefile import gunzip_state
-
-        try:
-            state = gunzip_state(raw, path)
+            state = read_state_file(path)
         except IntegrationError as exc:
             raise StateError(path, f"not a gzip-compressed state ({exc.problem})") from exc
         self.set_state(state, source=path)
 
     def save_state_file(self, path: str | os.PathLike[str]) -> None:
         """Writes the current state as a gzip ``.state`` file, atomically."""
-        atomic_write_bytes(Path(path), gzip.compress(self.get_state(), mtime=0))
+        write_state_file(path, self.get_state())
 
     # ---- memory ----
 

@@ -15,11 +15,11 @@ import numpy as np
 from emucore.actions import ActionGroups
 from emucore.datatypes import ALL_ONES
 from emucore.done_explanation import DoneReason, explain
+from emucore.emulator import PLAYERS
 from emucore.errors import UnmappedAddressError
 from emucore.memory import AddressSpace
 from emucore.scenario import DoneNode, RewardSpec, Scenario, ScenarioError, Term
 
-PLAYERS = 2
 MAX_CUSTOM_VARIABLES = 4096
 """Custom variables one episode may create (stable-retro's integrations use a handful)."""
 MAX_CUSTOM_NAME = 256

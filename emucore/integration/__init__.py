@@ -32,7 +32,7 @@ from emucore.integration.scenariofile import (
     variable_references,
     write_scenario_json,
 )
-from emucore.integration.scripts import read_scripts
+from emucore.integration.scripts import read_scripts, write_script
 from emucore.integration.statefile import (
     MAX_STATE_BYTES,
     STATE_SUFFIX,
@@ -80,5 +80,6 @@ __all__ = [
     "write_data_file",
     "write_metadata",
     "write_scenario_json",
+    "write_script",
     "write_state_file",
 ]

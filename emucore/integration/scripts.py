@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from emucore.fileio import atomic_write_text
 from emucore.integration.common import IntegrationError, read_file
 
 MAX_SCRIPT_BYTES = 4 << 20
@@ -58,6 +59,11 @@ def read_script(path: Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise IntegrationError(path, f"the script is not UTF-8 text (byte {e.start})") from e
+
+
+def write_script(path: Path, source: str) -> None:
+    """Writes a Lua file atomically (``path`` from :func:`script_path`, so inside the folder)."""
+    atomic_write_text(Path(path), source)
 
 
 def read_scripts(

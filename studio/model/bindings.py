@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from emucore.emulator import PLAYERS
 from emucore.systems import System
 from studio.model.settings import Settings
-
-PLAYERS = 2
 
 
 def bindings_for(system: System, settings: Settings) -> list[dict[str, str]]:

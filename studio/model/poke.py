@@ -28,8 +28,9 @@ import numpy as np
 
 from emucore import Emulator
 from emucore.datatypes import InvalidTypeError, parse_type
+from emucore.emulator import PLAYERS
 from emucore.integration import Variable
-from studio.model.session import PLAYERS, Session
+from studio.model.session import Session
 
 #: One second of play at 60 fps: games rewrite a copy from the real value within a frame or two,
 #: and redraw their HUD at least that often (the NES draws RAM one frame late), while the two

@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from emucore.done_explanation import DoneReason
-from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData
 from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import (
@@ -35,9 +34,10 @@ from emucore.integration import (
     SCENARIO_FILE,
     Finding,
     IntegrationError,
-    dump_scenario_json,
     lint,
-    parse_data_json,
+    read_data_file,
+    write_scenario_json,
+    write_script,
 )
 from emucore.lua import LuaError, LuaScripts
 from studio.model.integration_files import read_scenario, read_script, script_file
@@ -56,10 +56,6 @@ class Sample:
     reward: float
     cumulative: float
     done: bool
-
-
-def _node_key(path: NodePath) -> str:
-    return "done" + "".join(f".nodes.{name}" for name in path)
 
 
 def _spec(measurement: str, default_measurement: str, op: str | None, reference: Any,
@@ -326,7 +322,7 @@ class ScenarioDocument:
 
     def set_lua_source(self, name: str, source: str) -> LuaError | None:
         """Writes a Lua file of the integration (atomically); returns its syntax error, if any."""
-        atomic_write_text(script_file(self.folder, name), source)
+        write_script(script_file(self.folder, name), source)
         self.lua_sources[name] = source
         self._check_lua(name)
         self._changed(save=False)
@@ -361,7 +357,7 @@ class ScenarioDocument:
         if save and self.load_error:
             raise IntegrationError(self.path, "cannot be read, so edits are not saved over it: fix it and reload")
         if save:
-            atomic_write_text(self.path, dump_scenario_json(self.data))
+            write_scenario_json(self.path, self.data)
         self._relint()
         self._rebuild()
         for callback in list(self.listeners):
@@ -398,8 +394,8 @@ class ScenarioDocument:
             return False
         self._data_stamp = stamp
         try:
-            self.variables = parse_data_json(path.read_bytes(), path) if stamp else {}
-        except (OSError, IntegrationError):  # the variables dock reports it
+            self.variables = read_data_file(path).variables if stamp else {}
+        except IntegrationError:  # the variables dock reports it
             self.variables = {}
         return True
 

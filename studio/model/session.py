@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from emucore import Emulator
+from emucore.emulator import PLAYERS
 from emucore.errors import EmucoreError
 from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import find_rom
@@ -29,7 +30,6 @@ from studio.model.rewind import RewindBuffer
 from studio.model.set_aside import OpenProblem, problem_of
 from studio.model.states import StateLibrary
 
-PLAYERS = 2
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
 REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
 AUDIO_QUEUE_FRAMES = 30

@@ -14,8 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from emucore.emulator import PLAYERS
 from emucore.systems import System
-from studio.model.bindings import PLAYERS, bindings_for
+from studio.model.bindings import bindings_for
 from studio.model.settings import Settings
 from studio.qt.keys import key_name
 

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from emucore.emulator import PLAYERS
 from studio.model.actions import REWIND_KEY, SLOT_KEYS
-from studio.model.session import PLAYERS, Session
+from studio.model.session import Session
 from studio.qt.keys import key_name
 
 _KEY_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from emucore.done_explanation import reasons_text
-from emucore.integration import Finding, IntegrationError
+from emucore.integration import SCENARIO_FILE, Finding, IntegrationError
 from emucore.operations import Operation
 from emucore.scenario import done_key
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
@@ -494,7 +494,7 @@ class ScenarioEditor(QWidget):
         try:
             groups = json.loads(text) if text else None
         except json.JSONDecodeError as e:
-            self._show_lint(self.actions_lint, [Finding("error", "scenario.json", "actions", f"not JSON: {e}")])
+            self._show_lint(self.actions_lint, [Finding("error", SCENARIO_FILE, "actions", f"not JSON: {e}")])
             return
         if groups != self.doc.actions:
             self.doc.set_actions(groups)
