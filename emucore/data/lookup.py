@@ -9,8 +9,9 @@ from typing import NamedTuple
 from emucore.data.integrations import Integrations, is_registered_custom, resolve
 from emucore.data.systeminfo import EMU_EXTENSIONS, system_from_game_name
 from emucore.errors import GameNotFoundError
+from emucore.integration.common import IntegrationError
 from emucore.integration.listing import METADATA_FILE, SHA_FILE, rom_file_names
-from emucore.integration.metadatafile import is_file_name
+from emucore.integration.metadatafile import is_file_name, read_metadata
 from emucore.integration.scenariofile import is_scenario_file
 from emucore.integration.statefile import STATE_SUFFIX
 
@@ -76,8 +77,6 @@ def _read_metadata(game: str, inttype: Integrations | int) -> dict:
     metadata = get_file_path(game, METADATA_FILE, inttype)
     if not metadata:
         return {}
-    from emucore.integration import IntegrationError, read_metadata
-
     try:
         return read_metadata(metadata)
     except IntegrationError:

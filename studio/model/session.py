@@ -308,7 +308,11 @@ class Session:
     def start_episode_recording(self, folder: str | os.PathLike[str], players: int = 1) -> None:
         """Records one .bk2 per episode (named as stable-retro names them); an episode ends when
         the scenario's done fires or on reset, and the next starts from the loaded state."""
-        data = load_game_data(GameDataSources.of_folder(self.folder), self.system, lambda: self.emulator.memory).data
+        sources = GameDataSources.of_folder(self.folder)
+        # without a scenario nothing can end an episode: no evaluation in the frame loop
+        data = None
+        if sources.scenario_path is not None:
+            data = load_game_data(sources, self.system, lambda: self.emulator.memory).data
         self.episodes = {"folder": Path(folder), "players": players, "index": 0, "data": data}
         self._reset_to_start()
         self._start_episode()
@@ -320,13 +324,15 @@ class Session:
         path = episodes["folder"] / f"{self.name}-{state}-{episodes['index']:06d}.bk2"
         episodes["index"] += 1
         self.start_recording(path, players=episodes["players"])
-        episodes["data"].reset()
-        episodes["data"].update_ram()
+        data = episodes["data"]
+        if data is not None:
+            data.reset()
+            data.update_ram()
 
     def _episode_done(self) -> bool:
-        if self.episodes is None:
+        data = self.episodes["data"] if self.episodes else None
+        if data is None:
             return False
-        data = self.episodes["data"]
         data.update_ram()
         return data.is_done()
 
