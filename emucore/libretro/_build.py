@@ -1,7 +1,9 @@
 """cffi build script (API mode) for emucore.libretro._native.
 
 setuptools runs it through ``cffi_modules`` at install time, so the per-frame callbacks and
-the pixel conversion are compiled C, not Python.
+the pixel conversion are compiled C, not Python. Beside the host (host.c, guard.cpp), each C
+helper is ``<name>.c`` with its header ``<name>.h`` and ``<name>.cdef`` (the declarations Python sees); all in
+this folder are built in.
 """
 
 from pathlib import Path
@@ -86,10 +88,14 @@ extern "Python+C" void emu_py_log(void *userdata, int level, const char *text);
 ffibuilder = FFI()
 ffibuilder.cdef(HOST_CDEF)
 ffibuilder.cdef((HERE / "libretro_types.h").read_text())
+HELPERS = sorted(path.stem for path in HERE.glob("*.cdef"))
+for name in HELPERS:
+    ffibuilder.cdef((HERE / f"{name}.cdef").read_text())
 ffibuilder.set_source(
     "emucore.libretro._native",
-    '#include "host.h"\n#include "libretro_types.h"\n',
-    sources=["emucore/libretro/host.c", "emucore/libretro/guard.cpp"],  # relative: built from the project root
+    '#include "host.h"\n#include "libretro_types.h"\n' + "".join(f"#include \"{name}.h\"\n" for name in HELPERS),
+    # relative: built from the project root
+    sources=["emucore/libretro/host.c", "emucore/libretro/guard.cpp"] + [f"emucore/libretro/{n}.c" for n in HELPERS],
     include_dirs=["emucore/libretro"],
     libraries=["dl", "stdc++"],
     extra_compile_args=["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
