@@ -1,7 +1,8 @@
-"""env.step() against stable-retro's, and a threaded vector env against AsyncVectorEnv.
+"""env.step() against the bare core and stable-retro's, and a threaded vector env against AsyncVectorEnv.
 
 Airstriker-Genesis-v0 from Level1 with FILTERED MultiBinary random actions. The single-env runs
-alternate in ABBA chunks within one run. The vector run compares 8 emucore envs on a thread
+(our bare ``Emulator.step()``, stable-retro's env.step(), ours) take turns in chunks within one
+run, the order reversed every round. The vector run compares 8 emucore envs on a thread
 pool (RetroVectorEnv) with 8 stable-retro envs in Gymnasium's AsyncVectorEnv (one process each).
 
     python bench/bench_env.py [--rounds 20] [--chunk 300] [--vector-steps 300]
@@ -28,6 +29,24 @@ def emucore_env():
     return emucore.make("Airstriker-Genesis-v0", state="Level1", inttype=emucore.data.Integrations.ALL)
 
 
+class BareCore:
+    """Our Emulator under the env, stepped with the buttons and nothing else: the limit of env.step()."""
+
+    def __init__(self, env):
+        self.env, self.em = env, env.em
+
+    def step(self, action):
+        self.em.set_button_mask(action)
+        self.em.step()
+        return None, 0.0, False, False, {}
+
+    def reset(self, seed=None):
+        pass
+
+    def close(self):
+        self.env.close()
+
+
 def timed(env, actions: np.ndarray) -> float:
     start = time.perf_counter()
     for action in actions:
@@ -38,7 +57,8 @@ def timed(env, actions: np.ndarray) -> float:
 
 
 def single(rounds: int, chunk: int) -> None:
-    envs = {"stable-retro": stable_retro_env(), "emucore": emucore_env()}
+    envs = {"stable-retro": stable_retro_env(), "emucore": emucore_env(), "bare": emucore_env()}
+    envs["bare"] = BareCore(envs["bare"])
     for env in envs.values():
         env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -48,9 +68,9 @@ def single(rounds: int, chunk: int) -> None:
         actions = rng.integers(0, 2, (chunk, 12), dtype=np.int8)
         for name, env in order if round_index % 2 == 0 else order[::-1]:
             rates[name].append(timed(env, actions))
-    sr, us = statistics.median(rates["stable-retro"]), statistics.median(rates["emucore"])
+    sr, us, bare = (statistics.median(rates[name]) for name in ("stable-retro", "emucore", "bare"))
     print(f"env.step() steps/s, median of {rounds} x {chunk}: stable-retro {sr:.0f}, emucore {us:.0f}, "
-          f"ratio {us / sr:.3f}")
+          f"bare Emulator.step() {bare:.0f}; emucore/stable-retro {us / sr:.3f}, emucore/bare {us / bare:.3f}")
     for env in envs.values():
         env.close()
 
@@ -86,9 +106,11 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=300)
     parser.add_argument("--vector-envs", type=int, default=8)
     parser.add_argument("--vector-steps", type=int, default=300)
+    parser.add_argument("--no-vector", action="store_true", help="only the single-env runs")
     args = parser.parse_args()
     single(args.rounds, args.chunk)
-    vector(args.vector_envs, args.vector_steps)
+    if not args.no_vector:
+        vector(args.vector_envs, args.vector_steps)
 
 
 if __name__ == "__main__":

@@ -83,7 +83,6 @@ class Emulator:
         self._options = dict(options or {})
         self._address_space: AddressSpace | None = None
         self._address_key: tuple[Any, ...] = ()
-        self._address_checked_frame = -1
         self._cheats = 0
         self._session = self._open_core()
         self._screen_size = _compat_screen_size(self.core_library, self.rom_path, self.session.load_geometry)
@@ -157,7 +156,6 @@ class Emulator:
             self._reload()
         else:
             self._session.reset()
-            self._address_checked_frame = -1
 
     def _reload(self) -> None:
         """A fresh core for the same game, swapped in whole so no call finds the emulator half-open."""
@@ -282,7 +280,6 @@ class Emulator:
                 ok = self._session.unserialize(bytes(state))
             except CoreError as exc:
                 raise StateError(source, f"the {self.core.lib} core failed on it ({exc})") from exc
-            self._address_checked_frame = -1  # re-check where the core keeps its RAM
             if ok:
                 return True
             problem = f"the {self.core.lib} core rejected it (another core or version, or corrupt)"
@@ -327,16 +324,9 @@ class Emulator:
     def memory(self) -> AddressSpace:
         """The game's address space: data.json addresses, typed reads and writes."""
         session = self.session
-        if session.memory_maps:
-            # Blocks are the descriptors' pointers; a core that moves them sends new maps.
-            key: tuple[int, ...] = (session.memory_maps_version,)
-        else:
-            frame = session.frames_run
-            if self._address_space is not None and frame == self._address_checked_frame:
-                return self._address_space
-            # The core may move or resize its RAM when it runs a frame, loads a state or resets.
-            key = session.memory_key()
-            self._address_checked_frame = frame
+        # Blocks are the descriptors' pointers, and a core that moves them sends new maps; else
+        # the one block is SYSTEM_RAM, wherever the core said it was after its last frame.
+        key = (session.memory_maps_version,) if session.memory_maps else session.ram_location
         if self._address_space is None or key != self._address_key:
             self._address_space = self._build_address_space()
             self._address_key = key

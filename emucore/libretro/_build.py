@@ -45,6 +45,8 @@ typedef struct emu_host {
     bool can_dupe;
     unsigned rotation;
     uint64_t frames_run;
+    const void *ram_data;
+    size_t ram_size;
     ...;
 } emu_host;
 

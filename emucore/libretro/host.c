@@ -14,6 +14,7 @@ bool emu_py_environment(void *userdata, unsigned cmd, void *data);
 void emu_py_log(void *userdata, int level, const char *text);
 
 #define ENV_EXPERIMENTAL 0x10000u
+#define RETRO_MEMORY_SYSTEM_RAM 2u
 #define ENV_GET_CAN_DUPE 3u
 #define ENV_SET_ROTATION 1u
 #define ENV_SET_PIXEL_FORMAT 10u
@@ -34,6 +35,14 @@ static inline emu_host *current_host(void) {
 #define ENTER(h) emu_host *saved_host__ = tls_host; tls_host = (h); last_host = (h)
 #define LEAVE() tls_host = saved_host__
 
+/* called inside ENTER/LEAVE */
+static void note_system_ram(emu_host *h) {
+    h->asking_ram = true;
+    h->ram_data = h->retro_get_memory_data(RETRO_MEMORY_SYSTEM_RAM);
+    h->ram_size = h->ram_data ? h->retro_get_memory_size(RETRO_MEMORY_SYSTEM_RAM) : 0;
+    h->asking_ram = false;
+}
+
 /* ---- callbacks the core calls ---- */
 
 static void log_cb(int level, const char *fmt, ...) {
@@ -41,6 +50,7 @@ static void log_cb(int level, const char *fmt, ...) {
     char text[1024];
     va_list ap;
     if (!h || !fmt) return;
+    if (h->asking_ram && level < 2) return; /* genesis_plus_gx logs "return work_ram" at every ask */
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
@@ -286,6 +296,7 @@ bool emu_load_game(emu_host *h, const struct retro_game_info *game) {
     if (!h) return false;
     ENTER(h);
     bool ok = h->retro_load_game(game);
+    if (ok) note_system_ram(h);
     LEAVE();
     return ok;
 }
@@ -299,6 +310,7 @@ int emu_run(emu_host *h) {
     h->audio_frames = 0;
     int threw = emu_guarded_run(h->retro_run, h->error, sizeof h->error);
     h->frames_run++;
+    note_system_ram(h);
     LEAVE();
     return threw;
 }
@@ -312,12 +324,13 @@ int emu_run_frames(emu_host *h, unsigned count) {
         threw = emu_guarded_run(h->retro_run, h->error, sizeof h->error);
         h->frames_run++;
     }
+    note_system_ram(h);
     LEAVE();
     return threw;
 }
 
 void emu_reset(emu_host *h) {
-    if (!h) return; ENTER(h); h->retro_reset(); LEAVE(); }
+    if (!h) return; ENTER(h); h->retro_reset(); note_system_ram(h); LEAVE(); }
 
 size_t emu_serialize_size(emu_host *h) {
     if (!h) return 0;
@@ -339,6 +352,7 @@ int emu_unserialize(emu_host *h, const void *data, size_t size) {
     if (!h) return 0;
     ENTER(h);
     int result = emu_guarded_unserialize(h->retro_unserialize, data, size, h->error, sizeof h->error);
+    if (result >= 0) note_system_ram(h);
     LEAVE();
     return result;
 }

@@ -106,6 +106,12 @@ typedef struct emu_host {
     unsigned rotation;
 
     uint64_t frames_run;
+
+    /* where the core keeps SYSTEM_RAM, asked after every frame, reset, state load and game load
+     * (the answer may move); the core's info lines during the host's own asking are dropped */
+    const void *ram_data;
+    size_t ram_size;
+    bool asking_ram;
 } emu_host;
 
 emu_host *emu_host_new(void *userdata);

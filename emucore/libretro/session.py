@@ -38,7 +38,6 @@ from emucore.libretro.options import OptionStore
 from emucore.libretro.private_library import private_copy
 from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
 from emucore.libretro.structs import (
-    MEMORY_SYSTEM_RAM,
     ControllerType,
     Geometry,
     InputDescriptor,
@@ -319,10 +318,12 @@ class CoreSession:
 
     # ---- memory ----
 
-    def memory_key(self) -> tuple[int, int, int]:
-        """What changes when the core moves its RAM: (maps version, SYSTEM_RAM address, size)."""
-        pointer, size = self._call(_region, MEMORY_SYSTEM_RAM)
-        return self.memory_maps_version, int(ffi.cast("uintptr_t", pointer)), int(size)
+    @property
+    def ram_location(self) -> tuple[int, int]:
+        """(address, size) of the core's SYSTEM_RAM as the host last asked: after every frame, reset,
+        state load and game load, the times a core may move it. No call into the core."""
+        host = self._live_host()
+        return int(ffi.cast("uintptr_t", host.ram_data)), int(host.ram_size)
 
     def memory_region(self, region_id: int) -> np.ndarray:
         """A zero-copy view of a retro_get_memory_data region (empty if the core has none)."""
