@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from emucore.actions import ActionGroups
+from emucore.compiled_scenario import CompiledScenario, CompiledValues, compile_scenario
 from emucore.datatypes import ALL_ONES
 from emucore.done_explanation import DoneReason, explain
 from emucore.emulator import PLAYERS
@@ -56,6 +57,10 @@ class GameData:
         memory: returns the current address space (it is rebuilt when the core remaps memory).
         actions: the action groups in force (the scenario's, else the system's).
         scripts: the Lua files the scenario lists, as (file name, source), in order.
+
+    Without scripts, ``update_ram`` runs the scenario compiled to C (:mod:`emucore.compiled_scenario`)
+    when it can be exact, else the Python below, which stays the reference: set ``compile`` to
+    False to evaluate in Python only (the results are the same; tests compare the two).
     """
 
     def __init__(
@@ -85,13 +90,18 @@ class GameData:
         self._previous: dict[str, int] | None = None
         self._evaluated = False
         self._live: AddressSpace | None = None
-        self._values: dict[str, int] | None = None
+        self._values: dict[str, int] | CompiledValues | None = None
         self.lua = None
         if scripts:
             from emucore.lua import LuaScripts
 
             self.lua = LuaScripts(list(scripts), self)
             self.lua.reload()
+        self.compile = True
+        self._compiled: CompiledScenario | None = None
+        if self.lua is None:
+            self._compiled = compile_scenario(self.variables, scenario, self._scored, self._delta_names)
+        self._in_c = False  # the delta history is in the compiled program (its last evaluation ran there)
 
     # ---- evaluation ----
 
@@ -120,7 +130,15 @@ class GameData:
         measured as deltas are ever read from a snapshot, so those are what is kept. They are
         read before any script runs, as from a snapshot taken at the start of the evaluation.
         """
-        live = self._live = self._memory()
+        live = self._memory()
+        compiled = self._compiled
+        if compiled is not None and self.compile and compiled.bind(live):
+            self._update_compiled(compiled)
+            return
+        if self._in_c:  # the delta history moves back to the Python
+            self._now = compiled.snapshot() if compiled is not None else {}
+            self._in_c = False
+        self._live = live
         self._previous = self._now if self._evaluated else None
         self._evaluated = True
         # Without scripts nothing writes memory during an evaluation, so every variable is read
@@ -140,6 +158,24 @@ class GameData:
         self.frame += 1
         self._live = None
 
+    @property
+    def compiled(self) -> bool:
+        """Whether the last ``update_ram`` ran the compiled program (else the Python evaluator)."""
+        return self._in_c
+
+    def _update_compiled(self, compiled: CompiledScenario) -> None:
+        if not self._in_c:
+            compiled.load(self._now if self._evaluated else {})
+            self._in_c = True
+        self._evaluated = True
+        self.done = compiled.run()
+        self._values = compiled.values
+        totals, rewards = self.totals, self.rewards
+        for player, reward in zip(compiled.players, compiled.rewards()):
+            rewards[player] = reward
+            totals[player] = np.float32(totals[player] + np.float32(reward))
+        self.frame += 1
+
     def measure(self, name: str, measurement: str) -> int:
         """A variable's value (live memory) or delta (between the last two snapshots)."""
         if name in self.custom:
@@ -158,6 +194,8 @@ class GameData:
                 return _read(self._live or self._memory(), variable)
             except UnmappedAddressError as e:
                 raise UnmappedAddressError(variable.address, name) from e
+        if self._in_c:
+            return self._compiled.delta(name) if self._compiled is not None else 0
         if self._previous is None or name not in self._previous:
             return 0
         return self._now[name] - self._previous[name]
@@ -281,7 +319,7 @@ class GameData:
         nothing written since: the env calls it straight after the evaluation)."""
         if self._values is None:
             return self.lookup_all()
-        info = dict(self._values)
+        info = self._values.copy()
         for name, value in self.custom.items():
             info[name] = _as_int(value)
         return info

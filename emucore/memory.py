@@ -87,6 +87,12 @@ class AddressSpace:
             offset -= size
             index = nxt
 
+    def places(self, address: int, width: int) -> list[tuple[int, int] | None]:
+        """(block index, raw offset) of each of ``width`` logical bytes from ``address``, None for a
+        byte past mapped memory (it reads 0); UnmappedAddressError if ``address`` is unmapped."""
+        index, offset = self.locate(address)
+        return [self._raw_index(index, offset + k) for k in range(width)]
+
     def read_bytes(self, address: int, count: int) -> bytes:
         """``count`` logical bytes from ``address`` (only the first byte must be mapped)."""
         index, offset = self.locate(address)
@@ -119,11 +125,10 @@ class AddressSpace:
     def _compile(self, address: int, type_text: str, mask: int) -> Callable[[], int]:
         """A reader for one variable, with its byte positions worked out once."""
         dtype = parse_type(type_text)
-        index, offset = self.locate(address)
+        places = self.places(address, dtype.width)
         if dtype.width == 0:
             reader: Callable[[], int] = lambda: 0  # noqa: E731
         else:
-            places = [self._raw_index(index, offset + k) for k in range(dtype.width)]
             decode = dtype.decode
             first = places[0]
             same_block = all(p is not None and p[0] == first[0] for p in places)

@@ -1,0 +1,234 @@
+"""A scenario's per-frame evaluation compiled to one C call (emucore/libretro/evaluate.c).
+
+:class:`emucore.gamedata.GameData` evaluates a scenario in Python; that evaluator is the
+reference (bit-identical to stable-retro) and the fallback. For the common scenario (data.json
+variables, a done tree of tests, reward terms; no Lua) :func:`compile_scenario` builds a program
+that gives the same done flag, float32 rewards and variable values from one C call:
+
+* each variable is read as :meth:`emucore.datatypes.DataType.decode` reads it: its logical bytes
+  (after the overlay, following contiguous blocks; bytes past mapped memory read 0), each digit
+  times its weight, ``i`` sign-extended, then the mask, wrapped to int64;
+* a delta is the difference of two int64 values, kept exact (128-bit) as Python's int keeps it;
+* a term's float32 is ``np.float32`` of that int, which numpy rounds through a double; products
+  and sums are rounded to float32 in the order the Python adds them.
+
+The byte addresses belong to one address space: the program is bound again whenever the emulator
+returns another one (the core remapped memory), and declines (the Python path runs) while a
+variable the scenario uses is unmapped. The delta history lives in the program across binds;
+:meth:`CompiledScenario.snapshot` and :meth:`CompiledScenario.load` hand it to and from the Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Protocol
+
+import numpy as np
+
+from emucore.datatypes import ALL_ONES, U64, DataType, InvalidTypeError, parse_type
+from emucore.errors import UnmappedAddressError
+from emucore.libretro.evaluator import NativeEvaluator, NodeCode, TermCode, VarCode
+from emucore.memory import AddressSpace
+from emucore.operations import EVALUATE, Operation
+from emucore.scenario import DoneNode, RewardSpec, Scenario, Term
+
+OP_CODES = {op: index for index, op in enumerate(Operation)}  # evaluate.c's order
+KINDS = {"u": 0, "i": 1, "d": 2, "n": 3}
+INT64 = 1 << 63
+MAX_DEPTH = 256  # done-tree nesting compiled (C recursion); deeper trees stay in Python
+
+
+class Variable(Protocol):
+    address: int
+    type: str
+    mask: int | None
+
+
+class CannotCompile(Exception):
+    """Something the program cannot reproduce exactly: the Python evaluator is used."""
+
+
+class CompiledValues(Mapping[str, int]):
+    """The values of the mapped variables at the last evaluation (GameData's ``_values``)."""
+
+    def __init__(self, names: Sequence[str], mapped: Sequence[int], values: np.ndarray):
+        self._index = {names[i]: i for i in mapped}
+        self._names = [names[i] for i in mapped]
+        self._values = values
+        self._pick = None if list(mapped) == list(range(len(names))) else np.asarray(mapped, dtype=np.intp)
+
+    def __getitem__(self, name: str) -> int:
+        return int(self._values[self._index[name]])
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def copy(self) -> dict[str, int]:
+        """The info dict's variables, in data.json order (as GameData reads them)."""
+        values = self._values if self._pick is None else self._values[self._pick]
+        return dict(zip(self._names, values[: len(self._names)].tolist()))
+
+
+class CompiledScenario:
+    """One GameData's program: bind it to the current address space, then ``run()`` each frame."""
+
+    def __init__(self, variables: Mapping[str, Variable], scenario: Scenario,
+                 scored: Sequence[tuple[int, RewardSpec]], delta_names: Sequence[str]):
+        self.names = list(variables)
+        self._types: list[tuple[int, DataType, int]] = []
+        for name in self.names:
+            variable = variables[name]
+            mask = ALL_ONES if variable.mask is None else variable.mask
+            if not _is_int(variable.address) or not _is_int(mask) or not isinstance(variable.type, str):
+                raise CannotCompile(f"variable {name!r} has a non-integer address or mask")
+            try:
+                self._types.append((variable.address, parse_type(variable.type), mask & U64))
+            except InvalidTypeError as e:  # the Python path raises it on every read
+                raise CannotCompile(str(e)) from e
+        index = {name: i for i, name in enumerate(self.names)}
+        self._slots = [name for name in delta_names if name in index]
+        slot_of = {name: s for s, name in enumerate(self._slots)}
+        self._slot_of = slot_of
+        self.used: set[int] = set()  # variables the scenario measures: all must be mapped
+
+        def code(name: str, term: Term) -> TermCode:
+            if name not in index:  # a custom variable (set by set_value or a script): Python
+                raise CannotCompile(f"{name!r} is not a data.json variable")
+            op = -1
+            if term.op and EVALUATE.get(term.op) is not None:
+                op = OP_CODES[Operation(term.op)]
+            if not _is_int(term.reference) or not -INT64 <= term.reference < INT64:
+                raise CannotCompile(f"{name!r}: reference {term.reference!r} is not an int64")
+            delta = -1
+            if term.measurement != "absolute":
+                if name not in slot_of:
+                    raise CannotCompile(f"{name!r}: measurement {term.measurement!r}")
+                delta = slot_of[name]
+            self.used.add(index[name])
+            return TermCode(op, index[name], delta, int(term.reference),
+                            _float32(term.reward), _float32(term.penalty))
+
+        tests: list[TermCode] = []
+        nodes: list[NodeCode] = []
+        children: list[int] = []
+        if scenario.done_script:
+            raise CannotCompile("the done condition is a script")
+        if scenario.done is not None:
+            _flatten(scenario.done, code, tests, nodes, children)
+        terms: list[TermCode] = []
+        players: list[tuple[int, int, float]] = []
+        for _, spec in scored:
+            if spec.script:
+                raise CannotCompile("a reward is a script")
+            initial = spec.time.value(1) if spec.time is not None else np.float32(0)
+            first = len(terms)
+            terms += [code(name, term) for name, term in spec.variables.items()]
+            players.append((first, len(terms) - first, _float32(initial)))
+        self.players = [player for player, _ in scored]
+        self._native = NativeEvaluator(len(self.names), [index[name] for name in self._slots], tests, nodes,
+                                       children, terms, players)
+        self.values: CompiledValues | None = None
+        self._memory: AddressSpace | None = None
+        self._refused: AddressSpace | None = None
+
+    # ---- binding ----
+
+    def bind(self, memory: AddressSpace) -> bool:
+        """Points the program at ``memory``; False while a variable the scenario uses is unmapped there."""
+        if memory is self._memory:
+            return True
+        if memory is self._refused:
+            return False
+        codes: list[VarCode] = []
+        mapped: list[int] = []
+        for i, (address, dtype, mask) in enumerate(self._types):
+            try:
+                places = memory.places(address, dtype.width)
+            except UnmappedAddressError:
+                if i in self.used:
+                    self._refused = memory
+                    return False
+                codes.append(VarCode((), (), 0, 0))
+                continue
+            mapped.append(i)
+            addresses = [0 if p is None else _address(memory, *p) for p in places]
+            codes.append(VarCode(addresses, dtype.weights, mask, KINDS[dtype.kind]))
+        self._native.bind(codes, memory)  # keeps memory, whose blocks hold the arrays read
+        self._memory = memory
+        self._refused = None
+        self.values = CompiledValues(self.names, mapped, self._native.values)
+        return True
+
+    # ---- evaluation ----
+
+    def run(self) -> bool:
+        """One evaluation over the bound memory: done; then ``rewards()`` and ``values``."""
+        return self._native.run()
+
+    def rewards(self) -> list[float]:
+        """Each scored player's reward (float32 values), in ``players`` order."""
+        return self._native.rewards[: len(self.players)].tolist()
+
+    def delta(self, name: str) -> int:
+        """``name``'s delta at the last evaluation (0 without one before it), as GameData.measure."""
+        slot = self._slot_of.get(name)
+        native = self._native
+        if slot is None or not native.had[slot]:
+            return 0
+        return int(native.last[slot]) - int(native.before[slot])
+
+    # ---- the delta history, to and from GameData's ``_now`` ----
+
+    def snapshot(self) -> dict[str, int]:
+        native = self._native
+        return {name: int(native.last[s]) for s, name in enumerate(self._slots) if native.have[s]}
+
+    def load(self, now: Mapping[str, int]) -> None:
+        self._native.load([now.get(name) for name in self._slots])
+
+
+def compile_scenario(variables: Mapping[str, Variable], scenario: Scenario,
+                     scored: Sequence[tuple[int, RewardSpec]], delta_names: Sequence[str]) -> CompiledScenario | None:
+    """The compiled program of a scenario without scripts, or None when it cannot be exact."""
+    try:
+        return CompiledScenario(variables, scenario, scored, delta_names)
+    except CannotCompile:
+        return None
+
+
+def _flatten(root: DoneNode, code, tests: list[TermCode], nodes: list[NodeCode], children: list[int]) -> None:
+    """The tree as flat nodes (root first); each node's tests and children contiguous, in order."""
+    order: list[tuple[DoneNode, int]] = [(root, 0)]
+    position = 0
+    while position < len(order):  # breadth first: a node's children get consecutive indices
+        node, depth = order[position]
+        if depth > MAX_DEPTH:
+            raise CannotCompile("the done tree is nested too deeply")
+        first_test = len(tests)
+        tests.extend(code(name, term) for name, term in node.variables.items())
+        first_child = len(children)
+        children.extend(range(len(order), len(order) + len(node.nodes)))
+        order.extend((child, depth + 1) for child in node.nodes.values())
+        nodes.append(NodeCode(node.condition == "all", first_test, len(node.variables), first_child, len(node.nodes)))
+        position += 1
+
+
+def _address(memory: AddressSpace, block: int, raw: int) -> int:
+    data = memory.blocks[block].data
+    return int(data.ctypes.data) + raw * int(data.strides[0])
+
+
+def _float32(value: object) -> float:
+    if not isinstance(value, np.float32):  # another type would round (or not) otherwise in the Python
+        raise CannotCompile(f"{value!r} is not a float32")
+    return float(value)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
