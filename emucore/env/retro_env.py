@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import warnings
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -20,27 +19,18 @@ from gymnasium.utils.ezpickle import EzPickle
 from emucore import data as retro_data
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
+from emucore.env.frame_skip import Preprocessing, rotate, visible_crop
+from emucore.env.game_files import game_data_sources, game_metadata
 from emucore.errors import StateNotFoundError
 from emucore.gamedata import GameData
-from emucore.gamedata_loader import GameDataSources, load_game_data
+from emucore.gamedata_loader import load_game_data
 from emucore.integration import (
     METADATA_FILE,
     STATE_SUFFIX,
     default_state_name,
-    read_metadata,
     read_state_file,
 )
 from emucore.systems import system_for_path
-
-
-def _rotate(image: np.ndarray, steps: int) -> np.ndarray:
-    if steps == 1:
-        return np.flipud(np.swapaxes(image, 0, 1))
-    if steps == 2:
-        return np.flipud(np.fliplr(image))
-    if steps == 3:
-        return np.fliplr(np.swapaxes(image, 0, 1))
-    return image
 
 
 class RetroEnv(gym.Env, EzPickle):
@@ -61,11 +51,16 @@ class RetroEnv(gym.Env, EzPickle):
         obs_type: Observations = Observations.IMAGE,
         render_mode: str | None = None,
         core: str | None = None,
+        *,
+        frame_skip: int = 1,
+        max_pool: bool = True,
+        obs_size: tuple[int, int] | None = None,
+        grayscale: bool = False,
     ):
         inttype = retro_data.Integrations.STABLE if inttype is None else retro_data.resolve(inttype)
         EzPickle.__init__(
             self, game, state, scenario, info, use_restricted_actions, record, players, inttype, obs_type,
-            render_mode, core,
+            render_mode, core, frame_skip=frame_skip, max_pool=max_pool, obs_size=obs_size, grayscale=grayscale,
         )
         if render_mode not in (None, "human", "rgb_array"):
             raise ValueError(f"render_mode must be None, 'human' or 'rgb_array', not {render_mode!r}")
@@ -79,6 +74,10 @@ class RetroEnv(gym.Env, EzPickle):
         self.inttype = inttype
         self.players = players
         self._obs_type = Observations(obs_type)
+        self._plan = None
+        self.preprocessing = Preprocessing.checked(
+            frame_skip, max_pool, obs_size, grayscale, image=self._obs_type is Observations.IMAGE
+        )
         self.use_restricted_actions = Actions(use_restricted_actions)
         self.render_mode = render_mode
         self.img: np.ndarray | None = None
@@ -93,7 +92,7 @@ class RetroEnv(gym.Env, EzPickle):
         self._state_path: str | None = None
 
         rom_path = retro_data.get_original_romfile_path(game, inttype)
-        self.metadata_json = self._read_metadata(game, inttype)
+        self.metadata_json = game_metadata(game, inttype)
         self.statename = self._default_state_name(state)
         if self.statename:
             self.load_state(self.statename, inttype)
@@ -105,6 +104,10 @@ class RetroEnv(gym.Env, EzPickle):
                 self.em.check_state(self.initial_state, source=self._state_path)  # at make, naming the file
             self.em.step()  # stable-retro runs one frame after configure_data
             self.data = self._load_game_data(game, inttype, info, scenario)
+            self._plan = (
+                self.preprocessing.plan(self.em, self.data.crop_info(0))
+                if self._obs_type is Observations.IMAGE else None
+            )
         except BaseException:
             self.em.close()
             raise
@@ -115,7 +118,8 @@ class RetroEnv(gym.Env, EzPickle):
         if self._obs_type is Observations.RAM:
             shape = self.get_ram().shape
         else:
-            shape = self.get_screen(0, apply_rotation=True).shape
+            shape = self._observe(pool=False).shape
+            self.img = None
         self.observation_space = gym.spaces.Box(low=0, high=255, shape=shape, dtype=np.uint8)
         self.metadata = dict(self.metadata, render_fps=self.em.get_screen_rate())
         if record is True:
@@ -124,11 +128,6 @@ class RetroEnv(gym.Env, EzPickle):
             self.auto_record(record)
 
     # ---- construction ----
-
-    @staticmethod
-    def _read_metadata(game: str, inttype: Any) -> dict:
-        path = retro_data.get_file_path(game, METADATA_FILE, inttype)
-        return read_metadata(path) if path else {}
 
     def _default_state_name(self, state: State | str | None) -> str | None:
         if state is None or state == State.NONE:
@@ -139,19 +138,11 @@ class RetroEnv(gym.Env, EzPickle):
         return str(state)
 
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> GameData:
-        sources = GameDataSources(self._json_path(game, inttype, info or "data"),
-                                  self._json_path(game, inttype, scenario or "scenario"))
+        sources = game_data_sources(game, inttype, info, scenario)
         loaded = load_game_data(sources, self.em.system, lambda: self.em.memory)
         for message, category in loaded.warnings:
             warnings.warn(message, category, stacklevel=4)
         return loaded.data
-
-    @staticmethod
-    def _json_path(game: str, inttype: Any, name: str) -> Path | None:
-        if name.endswith(".json"):
-            return Path(name) if os.path.exists(name) else None
-        found = retro_data.get_file_path(game, f"{name}.json", inttype)
-        return Path(found) if found else None
 
     def _action_space(self) -> gym.Space:
         groups = self.data.actions
@@ -182,18 +173,24 @@ class RetroEnv(gym.Env, EzPickle):
         self.data.update_ram()
         if self.render_mode == "human":
             self.render()
-        return self._update_obs(), {}
+        return self._observe(pool=False), {}
 
     def step(self, action) -> tuple[np.ndarray, Any, bool, bool, dict]:
-        self._act(action)
-        obs = self._update_obs()
-        reward, done, info = self._step_result()
+        if self.preprocessing.frame_skip > 1 or self._plan is not None:
+            obs, reward, done, info = self._step_frames(action, None)
+        else:
+            self._act(action)
+            obs = self._update_obs()
+            reward, done, info = self._step_result()
         if self.render_mode == "human":
             self.render()
         return obs, reward, bool(done), False, info
 
     def step_into(self, action, out: np.ndarray) -> tuple[Any, bool, bool, dict]:
         """``step()`` writing the observation into ``out`` (for vector envs): no new array."""
+        if self.preprocessing.frame_skip > 1 or self._plan is not None:
+            _, reward, done, info = self._step_frames(action, out)
+            return reward, bool(done), False, info
         self._act(action)
         if self._obs_type is Observations.IMAGE and self._plain_screen:
             self.img = self.em.get_screen(out)
@@ -201,6 +198,24 @@ class RetroEnv(gym.Env, EzPickle):
             out[...] = self._update_obs()
         reward, done, info = self._step_result()
         return reward, bool(done), False, info
+
+    def _step_frames(self, action, out: np.ndarray | None) -> tuple[np.ndarray, Any, bool, dict]:
+        """The action held for ``frame_skip`` frames (see :mod:`emucore.env.frame_skip`)."""
+        skip, pools = self.preprocessing.frame_skip, self.preprocessing.pools
+        masks = self._press(action)
+        data, plan = self.data, self._plan
+        total: Any = None
+        for index in range(skip):
+            self._frame(masks)
+            reward = self._reward()
+            total = reward if total is None else [a + b for a, b in zip(total, reward)] if isinstance(reward, list) \
+                else total + reward
+            if data.done:
+                break
+            if pools and index == skip - 2 and plan is not None:
+                plan.hold()
+        obs = self._observe(pools and index == skip - 1, out)
+        return obs, total, data.done, data.info_after_update()
 
     def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
         """A step from per-player button masks, with no observation or info built.
@@ -214,13 +229,7 @@ class RetroEnv(gym.Env, EzPickle):
             self.em.set_button_mask(mask, player)
         self.em.step()
         self.data.update_ram()
-        data = self.data
-        reward = (
-            [data.current_reward(p) for p in range(self.players)]
-            if self.players > 1 and self.multi_rewards
-            else data.current_reward()
-        )
-        return reward, data.is_done()
+        return self._reward(), self.data.is_done()
 
     @property
     def _plain_screen(self) -> bool:
@@ -228,15 +237,23 @@ class RetroEnv(gym.Env, EzPickle):
         return self.data.crop_info(0) == (0, 0, 0, 0) and self.em.get_rotation() % 4 == 0
 
     def _act(self, action) -> None:
+        self._frame(self._press(action))
+
+    def _press(self, action) -> list[int]:
+        """Decodes the action and holds its buttons; its per-player masks."""
         if self.img is None and self.ram is None:
             raise RuntimeError("Please call env.reset() before env.step()")
         masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
         for player, mask in enumerate(masks):
-            if self.movie is not None:
+            self.em.set_button_mask(mask, player)
+        return masks
+
+    def _frame(self, masks: list[int]) -> None:
+        """One frame with the buttons held, recorded if a movie is, and its evaluation."""
+        if self.movie is not None:
+            for player, mask in enumerate(masks):
                 for i in range(self.num_buttons):
                     self.movie.set_key(i, bool((mask >> i) & 1), player)
-            self.em.set_button_mask(mask, player)
-        if self.movie is not None:
             self.movie.step()
         self.em.step()
         self.data.update_ram()
@@ -249,11 +266,31 @@ class RetroEnv(gym.Env, EzPickle):
         return self._result(self.data.lookup_all())
 
     def _result(self, info: dict) -> tuple[Any, bool, dict]:
+        return self._reward(), self.data.is_done(), info
+
+    def _reward(self) -> Any:
+        """The last frame's reward: a float, or one per player with ``multi_rewards``."""
         if self.players > 1 and self.multi_rewards:
-            reward: Any = [self.data.current_reward(p) for p in range(self.players)]
-        else:
-            reward = self.data.current_reward()
-        return reward, self.data.is_done(), info
+            return [self.data.current_reward(p) for p in range(self.players)]
+        return self.data.current_reward()
+
+    def _observe(self, pool: bool, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of the current frame (pooled with the one before if ``pool``), into ``out`` if given."""
+        plan = self._plan
+        if plan is None:
+            obs = self._update_obs()
+            if out is not None:
+                out[...] = obs
+            return obs
+        rotation = self.em.get_rotation() % 4
+        target = out if out is not None and not rotation else np.empty(plan.shape, dtype=np.uint8)
+        obs = plan.build(target, pool)
+        if rotation:
+            obs = rotate(obs, rotation)
+            if out is not None:
+                out[...] = obs
+        self.img = obs
+        return obs
 
     def _update_obs(self) -> np.ndarray:
         if self._obs_type is Observations.RAM:
@@ -267,14 +304,12 @@ class RetroEnv(gym.Env, EzPickle):
     def get_screen(self, player: int = 0, apply_rotation: bool = False) -> np.ndarray:
         """The frame cropped by the player's crop (stable-retro's rules), optionally rotated."""
         img = self.em.get_screen()
-        x, y, w, h = self.data.crop_info(player)
         height, width = img.shape[:2]
-        x2 = width if not w or x + w > width else x + w
-        y2 = height if not h or y + h > height else y + h
-        if x or y or x2 != width or y2 != height:
-            img = img[y:y2, x:x2]
+        x, y, w, h = visible_crop(self.data.crop_info(player), (width, height))
+        if x or y or w != width or h != height:
+            img = img[y : y + h, x : x + w]
         if apply_rotation:
-            img = _rotate(img, self.em.get_rotation() % 4)
+            img = rotate(img, self.em.get_rotation() % 4)
         return img
 
     def get_ram(self) -> np.ndarray:
@@ -282,7 +317,8 @@ class RetroEnv(gym.Env, EzPickle):
         return self.em.get_ram()
 
     def render(self):
-        img = self.img if self.img is not None else self.get_screen(0, apply_rotation=True)
+        shown = self.img if self._plan is None else None  # a preprocessed observation is not the picture
+        img = shown if shown is not None else self.get_screen(0, apply_rotation=True)
         if self.render_mode == "rgb_array":
             return img
         if self.render_mode == "human":

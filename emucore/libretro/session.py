@@ -145,6 +145,10 @@ class CoreSession:
 
     # ---- the one way into the core ----
 
+    def call(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(host, *args)``, a C helper of ``_native``, under the rules of a call into the core."""
+        return self._call(function, *args)
+
     def _call(self, function: Callable[..., T], *args: Any) -> T:
         lock = self._lock
         if not lock.acquire(False):
