@@ -5,6 +5,7 @@
  * (Y = (4899 R + 9617 G + 1868 B + 2^13) >> 14), then area resampling with OpenCV's INTER_AREA
  * weights and order of float sums (computeResizeAreaTab, ResizeArea_Invoker), rounded to nearest even.
  */
+#pragma GCC optimize("O3") /* the loops below vectorize at O3, not at the build's O2 */
 #include "frames.h"
 
 #include <math.h>
@@ -23,6 +24,7 @@ struct emu_obs {
     area_weight *xtab, *ytab;
     unsigned xtab_size, ytab_size;
     float *buf, *sum;     /* one output row of sums, x channels */
+    float *rows;          /* gray: every source row's horizontal sums, crop_h x out_w */
 };
 
 /* OpenCV's computeResizeAreaTab: which source cells each destination cell covers, and how much. */
@@ -59,7 +61,8 @@ emu_obs *emu_obs_new(unsigned screen_w, unsigned screen_h, unsigned crop_x, unsi
     o->ytab = malloc(sizeof(area_weight) * (crop_h + 2 * out_h));
     o->buf = malloc(sizeof(float) * out_w * o->channels);
     o->sum = malloc(sizeof(float) * out_w * o->channels);
-    if (!o->held || !o->rgb || !o->pixels || !o->xtab || !o->ytab || !o->buf || !o->sum) {
+    o->rows = malloc(sizeof(float) * out_w * crop_h);
+    if (!o->held || !o->rgb || !o->pixels || !o->xtab || !o->ytab || !o->buf || !o->sum || !o->rows) {
         emu_obs_free(o);
         return NULL;
     }
@@ -77,6 +80,7 @@ void emu_obs_free(emu_obs *o) {
     free(o->ytab);
     free(o->buf);
     free(o->sum);
+    free(o->rows);
     free(o);
 }
 
@@ -102,14 +106,16 @@ static inline uint8_t max_u8(uint8_t a, uint8_t b) { return a > b ? a : b; }
 
 static void pool_and_gray(emu_obs *o, int pool) {
     size_t count = (size_t)o->crop_w * o->crop_h;
-    uint8_t *rgb = o->rgb;
+    uint8_t *restrict rgb = o->rgb;
+    const uint8_t *restrict held = o->held;
     if (pool)
-        for (size_t i = 0; i < count * 3; i++) rgb[i] = max_u8(rgb[i], o->held[i]);
-    if (o->gray)
-        for (size_t i = 0; i < count; i++) {
-            const uint8_t *p = rgb + 3 * i;
-            o->pixels[i] = (uint8_t)((p[0] * 4899u + p[1] * 9617u + p[2] * 1868u + (1u << 13)) >> 14);
-        }
+        for (size_t i = 0; i < count * 3; i++) rgb[i] = max_u8(rgb[i], held[i]);
+    if (o->gray) {
+        uint8_t *restrict gray = o->pixels;
+        for (size_t i = 0; i < count; i++)
+            gray[i] = (uint8_t)((rgb[3 * i] * 4899u + rgb[3 * i + 1] * 9617u + rgb[3 * i + 2] * 1868u + (1u << 13))
+                                >> 14);
+    }
 }
 
 static inline uint8_t round_u8(float v) {
@@ -117,18 +123,41 @@ static inline uint8_t round_u8(float v) {
     return r <= 0.f ? 0 : r >= 255.f ? 255 : (uint8_t)r;
 }
 
+#define ROWS_AT_ONCE 8
+
+/* Gray: every source row's horizontal sums, each in xtab order as OpenCV adds them. Eight rows go
+ * together so that their sums (independent chains of float adds) overlap in the pipeline. */
+static void gray_row_sums(emu_obs *o) {
+    const area_weight *end = o->xtab + o->xtab_size;
+    unsigned width = o->crop_w, last = o->crop_h - 1;
+    for (unsigned first = 0; first <= last; first += ROWS_AT_ONCE) {
+        const uint8_t *src[ROWS_AT_ONCE];
+        for (unsigned r = 0; r < ROWS_AT_ONCE; r++)
+            src[r] = o->pixels + (size_t)(first + r < last ? first + r : last) * width;
+        for (const area_weight *w = o->xtab; w < end;) {
+            unsigned dx = w->dst;
+            float acc[ROWS_AT_ONCE] = {0};
+            for (; w < end && w->dst == dx; w++)
+                for (unsigned r = 0; r < ROWS_AT_ONCE; r++) acc[r] += src[r][w->src] * w->alpha;
+            for (unsigned r = 0; r < ROWS_AT_ONCE && first + r <= last; r++)
+                o->rows[(size_t)(first + r) * o->out_w + dx] = acc[r];
+        }
+    }
+}
+
 /* OpenCV's ResizeArea_Invoker over the whole image, in its order of float sums. */
 static void area_resize(emu_obs *o, uint8_t *dst) {
     unsigned row = o->out_w * o->channels, src_row = o->crop_w * o->channels;
     unsigned prev_dy = o->ytab[0].dst;
+    if (o->channels == 1) gray_row_sums(o);
     for (unsigned j = 0; j < o->ytab_size; j++) {
         float beta = o->ytab[j].alpha;
         unsigned dy = o->ytab[j].dst;
         const uint8_t *s = o->pixels + (size_t)o->ytab[j].src * src_row;
-        memset(o->buf, 0, sizeof(float) * row);
         if (o->channels == 1) {
-            for (unsigned k = 0; k < o->xtab_size; k++) o->buf[o->xtab[k].dst] += s[o->xtab[k].src] * o->xtab[k].alpha;
+            memcpy(o->buf, o->rows + (size_t)o->ytab[j].src * o->out_w, sizeof(float) * row);
         } else {
+            memset(o->buf, 0, sizeof(float) * row);
             for (unsigned k = 0; k < o->xtab_size; k++) {
                 unsigned sx = o->xtab[k].src, dx = o->xtab[k].dst;
                 float alpha = o->xtab[k].alpha;
