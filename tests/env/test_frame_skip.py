@@ -158,3 +158,28 @@ def test_vector_env_steps_preprocessed_envs_like_single_ones():
         vector.close()
         for env in singles:
             env.close()
+
+
+def test_the_plain_c_forms_give_the_same_observations():
+    """The AVX2 forms (where the CPU has them) against the plain C ones on the same frames."""
+    from emucore.libretro._native import lib
+
+    env = emucore.make("StudioDemo-Genesis", frame_skip=2, grayscale=True, obs_size=(84, 84))
+    plain = np.empty((84, 84, 1), np.uint8)
+    try:
+        env.reset(seed=0)
+        rng = np.random.default_rng(2)
+        for _ in range(30):
+            env.em.set_button_mask(int(rng.integers(0, 1 << 12)))
+            env.em.step()
+            env._plan.hold()
+            env.em.step()
+            wide = env._plan.build(np.empty_like(plain), True)
+            was = lib.emu_obs_vector_paths(0)
+            try:
+                env._plan.build(plain, True)
+            finally:
+                lib.emu_obs_vector_paths(was)
+            assert np.array_equal(wide, plain)
+    finally:
+        env.close()
