@@ -1,9 +1,8 @@
 """cffi build script (API mode) for emucore.libretro._native.
 
 setuptools runs it through ``cffi_modules`` at install time, so the per-frame callbacks and
-the pixel conversion are compiled C, not Python. Beside the host (host.c, guard.cpp), each C
-helper is ``<name>.c`` with its header ``<name>.h`` and ``<name>.cdef`` (the declarations Python sees); all in
-this folder are built in.
+the pixel conversion are compiled C, not Python. Every ``.c`` file in this folder is built in; a
+module Python calls has ``<name>.cdef``, the declarations Python sees, beside ``<name>.h``.
 """
 
 from pathlib import Path
@@ -90,14 +89,14 @@ extern "Python+C" void emu_py_log(void *userdata, int level, const char *text);
 ffibuilder = FFI()
 ffibuilder.cdef(HOST_CDEF)
 ffibuilder.cdef((HERE / "libretro_types.h").read_text())
-HELPERS = sorted(path.stem for path in HERE.glob("*.cdef"))
-for name in HELPERS:
+DECLARED = sorted(path.stem for path in HERE.glob("*.cdef"))
+for name in DECLARED:
     ffibuilder.cdef((HERE / f"{name}.cdef").read_text())
 ffibuilder.set_source(
     "emucore.libretro._native",
-    '#include "host.h"\n#include "libretro_types.h"\n' + "".join(f"#include \"{name}.h\"\n" for name in HELPERS),
+    '#include "host.h"\n#include "libretro_types.h"\n' + "".join(f"#include \"{name}.h\"\n" for name in DECLARED),
     # relative: built from the project root
-    sources=["emucore/libretro/host.c", "emucore/libretro/guard.cpp"] + [f"emucore/libretro/{n}.c" for n in HELPERS],
+    sources=[f"emucore/libretro/{path.name}" for path in sorted(HERE.glob("*.c"))] + ["emucore/libretro/guard.cpp"],
     include_dirs=["emucore/libretro"],
     libraries=["dl", "stdc++"],
     extra_compile_args=["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],

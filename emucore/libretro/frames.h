@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "host.h"
+#include "vector_paths.h" /* emu_obs_vector_paths, declared in frames.cdef */
 
 typedef struct emu_obs emu_obs;
 
@@ -19,7 +20,4 @@ void emu_obs_hold(const emu_host *h, emu_obs *o);
 /* The observation of the current frame (pooled with the held one if pool) into dst: out_h x out_w
  * x 3, or out_h x out_w if gray. */
 void emu_obs_build(const emu_host *h, emu_obs *o, int pool, uint8_t *dst);
-/* Whether the AVX2 forms run (where the CPU has AVX2); returns the previous setting. For tests. */
-int emu_obs_vector_paths(int enabled);
-
 #endif

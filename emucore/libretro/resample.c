@@ -1,0 +1,263 @@
+/* Area resampling with OpenCV's INTER_AREA results, bit for bit.
+ *
+ * Whole factors take OpenCV's resizeAreaFast (block sums; 2x2 rounded half up as its vector path
+ * does, others scaled by 1/area in float). Other sizes take its general path: the weights of
+ * computeResizeAreaTab, and the float sums in ResizeArea_Invoker's order (each source row's
+ * horizontal sums, then those rows weighted into each destination row), rounded to nearest even.
+ * One-channel images sum eight source rows at once (independent chains of float adds, each in that
+ * order); no FMA is used, so each product is rounded before its add, as in OpenCV's scalar code.
+ */
+#pragma GCC optimize("O3") /* the loops below vectorize at O3, not at the build's O2 */
+#include "resample.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vector_paths.h"
+
+#define ROWS_AT_ONCE 8
+typedef float rows_vector __attribute__((vector_size(ROWS_AT_ONCE * sizeof(float))));
+
+typedef struct { unsigned src, dst; float alpha; } area_weight;
+
+struct emu_area {
+    unsigned src_w, src_h, dst_w, dst_h, channels;
+    area_weight *xtab, *ytab;
+    unsigned xtab_size, ytab_size;
+    float *buf, *sum;     /* one destination row of sums, x channels */
+    rows_vector *rows;    /* one channel: every source row's horizontal sums, [src_h / 8][dst_w][8] */
+    unsigned *pad_src;    /* one channel: xtab as per_dx entries for each dx (padded with weight 0) */
+    float *pad_alpha;
+    unsigned per_dx;
+    rows_vector *tile;    /* one channel: eight source rows side by side, [src_w][8] */
+};
+
+static int avx2 = -1;
+
+int emu_avx2_forms(void) {
+#ifdef EMU_AVX2_FORMS
+    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return avx2;
+#else
+    return 0;
+#endif
+}
+
+int emu_obs_vector_paths(int enabled) {
+    int was = emu_avx2_forms();
+#ifdef EMU_AVX2_FORMS
+    avx2 = enabled && __builtin_cpu_supports("avx2");
+#endif
+    return was;
+}
+
+/* OpenCV's computeResizeAreaTab: which source cells each destination cell covers, and how much. */
+static unsigned area_table(unsigned ssize, unsigned dsize, unsigned cn, area_weight *tab) {
+    double scale = (double)ssize / dsize;
+    unsigned k = 0;
+    for (unsigned dx = 0; dx < dsize; dx++) {
+        double fsx1 = dx * scale, fsx2 = fsx1 + scale;
+        double cell = scale < ssize - fsx1 ? scale : ssize - fsx1;
+        int sx1 = (int)ceil(fsx1), sx2 = (int)floor(fsx2);
+        if (sx2 > (int)ssize - 1) sx2 = (int)ssize - 1;
+        if (sx1 > sx2) sx1 = sx2;
+        if (sx1 - fsx1 > 1e-3) tab[k++] = (area_weight){(unsigned)(sx1 - 1) * cn, dx * cn, (float)((sx1 - fsx1) / cell)};
+        for (int sx = sx1; sx < sx2; sx++) tab[k++] = (area_weight){(unsigned)sx * cn, dx * cn, (float)(1.0 / cell)};
+        if (fsx2 - sx2 > 1e-3) {
+            double part = fsx2 - sx2 < 1.0 ? fsx2 - sx2 : 1.0;
+            tab[k++] = (area_weight){(unsigned)sx2 * cn, dx * cn, (float)((part < cell ? part : cell) / cell)};
+        }
+    }
+    return k;
+}
+
+/* xtab with the same number of entries for every dx, the missing ones weighing 0 at the end: adding
+ * +0 to a sum of non-negative terms changes nothing, and a fixed count has no branch to mispredict. */
+static int pad_table(emu_area *a) {
+    unsigned most = 0, count = 0;
+    for (unsigned k = 0; k < a->xtab_size; k++) {
+        count = k && a->xtab[k].dst == a->xtab[k - 1].dst ? count + 1 : 1;
+        if (count > most) most = count;
+    }
+    a->per_dx = most;
+    a->pad_src = calloc((size_t)a->dst_w * most, sizeof *a->pad_src);
+    a->pad_alpha = calloc((size_t)a->dst_w * most, sizeof *a->pad_alpha);
+    if (!a->pad_src || !a->pad_alpha) return 0;
+    unsigned filled = 0;
+    for (unsigned k = 0; k < a->xtab_size; k++) {
+        unsigned dx = a->xtab[k].dst;
+        filled = k && dx == a->xtab[k - 1].dst ? filled + 1 : 0;
+        a->pad_src[dx * most + filled] = a->xtab[k].src;
+        a->pad_alpha[dx * most + filled] = a->xtab[k].alpha;
+    }
+    return 1;
+}
+
+emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h, unsigned channels) {
+    if (!dst_w || !dst_h || dst_w > src_w || dst_h > src_h || (channels != 1 && channels != 3)) return NULL;
+    emu_area *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    *a = (emu_area){src_w, src_h, dst_w, dst_h, channels};
+    unsigned blocks = (src_h + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE;
+    a->xtab = malloc(sizeof(area_weight) * (src_w + 2 * dst_w));
+    a->ytab = malloc(sizeof(area_weight) * (src_h + 2 * dst_h));
+    a->buf = malloc(sizeof(float) * dst_w * channels);
+    a->sum = malloc(sizeof(float) * dst_w * channels);
+    a->rows = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * dst_w * blocks);
+    a->tile = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * src_w);
+    if (!a->xtab || !a->ytab || !a->buf || !a->sum || !a->rows || !a->tile) {
+        emu_area_free(a);
+        return NULL;
+    }
+    a->xtab_size = area_table(src_w, dst_w, channels, a->xtab);
+    a->ytab_size = area_table(src_h, dst_h, 1, a->ytab);
+    if (channels == 1 && !pad_table(a)) {
+        emu_area_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void emu_area_free(emu_area *a) {
+    if (!a) return;
+    free(a->xtab);
+    free(a->ytab);
+    free(a->buf);
+    free(a->sum);
+    free(a->rows);
+    free(a->pad_src);
+    free(a->pad_alpha);
+    free(a->tile);
+    free(a);
+}
+
+/* To the nearest, ties to even (OpenCV's cvRound), for the non-negative sums here: adding and taking
+ * away 2^23 leaves no fraction bits, so the FPU's rounding mode (to nearest even) does it. */
+static inline uint8_t round_u8(float v) {
+    volatile float shifted = v + 8388608.f; /* volatile: the add and the subtract must not be folded */
+    float r = shifted - 8388608.f;
+    return r <= 0.f ? 0 : r >= 255.f ? 255 : (uint8_t)r;
+}
+
+static void side_by_side_scalar(const uint8_t *const *rows, unsigned from, unsigned width, rows_vector *tile) {
+    for (unsigned x = from; x < width; x++)
+        for (unsigned r = 0; r < ROWS_AT_ONCE; r++) tile[x][r] = rows[r][x];
+}
+
+#ifdef EMU_AVX2_FORMS
+/* Eight columns at a time: an 8x8 byte transpose by unpacking, then bytes to floats. */
+__attribute__((target("avx2"))) static void side_by_side_avx2(const uint8_t *const *rows, unsigned width,
+                                                             rows_vector *tile) {
+    unsigned x = 0;
+    for (; x + 8 <= width; x += 8) {
+        __m128i v[ROWS_AT_ONCE];
+        for (unsigned r = 0; r < ROWS_AT_ONCE; r++) v[r] = _mm_loadl_epi64((const __m128i *)(rows[r] + x));
+        __m128i a01 = _mm_unpacklo_epi8(v[0], v[1]), a23 = _mm_unpacklo_epi8(v[2], v[3]);
+        __m128i a45 = _mm_unpacklo_epi8(v[4], v[5]), a67 = _mm_unpacklo_epi8(v[6], v[7]);
+        __m128i b0 = _mm_unpacklo_epi16(a01, a23), b1 = _mm_unpackhi_epi16(a01, a23);
+        __m128i c0 = _mm_unpacklo_epi16(a45, a67), c1 = _mm_unpackhi_epi16(a45, a67);
+        __m128i columns[4] = {_mm_unpacklo_epi32(b0, c0), _mm_unpackhi_epi32(b0, c0), _mm_unpacklo_epi32(b1, c1),
+                              _mm_unpackhi_epi32(b1, c1)}; /* each: column 2i's 8 rows, then column 2i+1's */
+        for (unsigned i = 0; i < 4; i++) {
+            _mm256_storeu_ps((float *)&tile[x + 2 * i], _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(columns[i])));
+            _mm256_storeu_ps((float *)&tile[x + 2 * i + 1],
+                             _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(columns[i], 8))));
+        }
+    }
+    side_by_side_scalar(rows, x, width, tile);
+}
+#endif
+
+/* tile[x][r] = rows[r][x] as floats: the eight rows side by side. */
+static void side_by_side(const uint8_t *const *rows, unsigned width, rows_vector *tile) {
+#ifdef EMU_AVX2_FORMS
+    if (emu_avx2_forms()) {
+        side_by_side_avx2(rows, width, tile);
+        return;
+    }
+#endif
+    side_by_side_scalar(rows, 0, width, tile);
+}
+
+/* One channel: every source row's horizontal sums, each in xtab order as OpenCV adds them. */
+WIDE static void gray_row_sums(emu_area *a, const uint8_t *src) {
+    unsigned width = a->src_w, last = a->src_h - 1, per_dx = a->per_dx;
+    for (unsigned first = 0; first <= last; first += ROWS_AT_ONCE) {
+        const uint8_t *rows[ROWS_AT_ONCE];
+        for (unsigned r = 0; r < ROWS_AT_ONCE; r++) rows[r] = src + (size_t)(first + r < last ? first + r : last) * width;
+        side_by_side(rows, width, a->tile);
+        rows_vector *sums = a->rows + (size_t)(first / ROWS_AT_ONCE) * a->dst_w;
+        for (unsigned dx = 0; dx < a->dst_w; dx++) {
+            const unsigned *at = a->pad_src + dx * per_dx;
+            const float *alpha = a->pad_alpha + dx * per_dx;
+            rows_vector acc = {0};
+            for (unsigned k = 0; k < per_dx; k++) acc += a->tile[at[k]] * alpha[k]; /* a multiply, then an add */
+            sums[dx] = acc;
+        }
+    }
+}
+
+/* OpenCV's ResizeArea_Invoker over the whole image, in its order of float sums. */
+static void area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
+    unsigned row = a->dst_w * a->channels, src_row = a->src_w * a->channels;
+    unsigned prev_dy = a->ytab[0].dst;
+    if (a->channels == 1) gray_row_sums(a, src);
+    for (unsigned j = 0; j < a->ytab_size; j++) {
+        float beta = a->ytab[j].alpha;
+        unsigned dy = a->ytab[j].dst, sy = a->ytab[j].src;
+        if (a->channels == 1) {
+            const rows_vector *sums = a->rows + (size_t)(sy / ROWS_AT_ONCE) * a->dst_w;
+            for (unsigned x = 0; x < row; x++) a->buf[x] = sums[x][sy % ROWS_AT_ONCE];
+        } else {
+            const uint8_t *s = src + (size_t)sy * src_row;
+            memset(a->buf, 0, sizeof(float) * row);
+            for (unsigned k = 0; k < a->xtab_size; k++) {
+                unsigned sx = a->xtab[k].src, dx = a->xtab[k].dst;
+                float alpha = a->xtab[k].alpha;
+                a->buf[dx] += s[sx] * alpha;
+                a->buf[dx + 1] += s[sx + 1] * alpha;
+                a->buf[dx + 2] += s[sx + 2] * alpha;
+            }
+        }
+        if (j == 0 || dy != prev_dy) {
+            if (j != 0) {
+                uint8_t *d = dst + (size_t)prev_dy * row;
+                for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
+            }
+            for (unsigned x = 0; x < row; x++) a->sum[x] = beta * a->buf[x];
+            prev_dy = dy;
+        } else {
+            for (unsigned x = 0; x < row; x++) a->sum[x] += beta * a->buf[x];
+        }
+    }
+    uint8_t *d = dst + (size_t)prev_dy * row;
+    for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
+}
+
+/* OpenCV's resizeAreaFast for whole factors. */
+static void block_resize(const emu_area *a, const uint8_t *src, uint8_t *dst) {
+    unsigned fx = a->src_w / a->dst_w, fy = a->src_h / a->dst_h;
+    unsigned cn = a->channels, src_row = a->src_w * cn, area = fx * fy;
+    float scale = 1.f / (float)area;
+    for (unsigned dy = 0; dy < a->dst_h; dy++) {
+        const uint8_t *s = src + (size_t)dy * fy * src_row;
+        uint8_t *d = dst + (size_t)dy * a->dst_w * cn;
+        for (unsigned dx = 0; dx < a->dst_w; dx++)
+            for (unsigned c = 0; c < cn; c++) {
+                int sum = 0;
+                for (unsigned y = 0; y < fy; y++)
+                    for (unsigned x = 0; x < fx; x++) sum += s[y * src_row + (dx * fx + x) * cn + c];
+                d[dx * cn + c] = area == 4 && fx == 2 ? (uint8_t)((sum + 2) >> 2) : round_u8((float)sum * scale);
+            }
+    }
+}
+
+void emu_area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
+    if (a->dst_w == a->src_w && a->dst_h == a->src_h)
+        memcpy(dst, src, (size_t)a->src_w * a->src_h * a->channels);
+    else if (a->src_w % a->dst_w == 0 && a->src_h % a->dst_h == 0)
+        block_resize(a, src, dst);
+    else
+        area_resize(a, src, dst);
+}

@@ -1,0 +1,15 @@
+/* Area resampling of 8-bit images, as OpenCV's resize with INTER_AREA (see resample.c). */
+#ifndef EMUCORE_RESAMPLE_H
+#define EMUCORE_RESAMPLE_H
+
+#include <stdint.h>
+
+typedef struct emu_area emu_area;
+
+/* Shrinks src_w x src_h images of 1 or 3 channels to dst_w x dst_h (at most the source's size).
+ * NULL if the sizes are not that or memory is short. */
+emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h, unsigned channels);
+void emu_area_free(emu_area *a);
+void emu_area_resize(emu_area *a, const uint8_t *src, uint8_t *dst);
+
+#endif
