@@ -72,7 +72,7 @@ class CompiledValues(Mapping[str, int]):
     def copy(self) -> dict[str, int]:
         """The info dict's variables, in data.json order (as GameData reads them)."""
         values = self._values if self._pick is None else self._values[self._pick]
-        return dict(zip(self._names, values[: len(self._names)].tolist()))
+        return dict(zip(self._names, values.tolist()))  # zip stops at the names (values has 1 at least)
 
 
 class CompiledScenario:
@@ -131,6 +131,7 @@ class CompiledScenario:
             terms += [code(name, term) for name, term in spec.variables.items()]
             players.append((first, len(terms) - first, _float32(initial)))
         self.players = [player for player, _ in scored]
+        self._kept: list[np.float32 | None] = [None] * len(self.players)  # the totals last written
         self._native = NativeEvaluator(len(self.names), [index[name] for name in self._slots], tests, nodes,
                                        children, terms, players)
         self.values: CompiledValues | None = None
@@ -167,13 +168,27 @@ class CompiledScenario:
 
     # ---- evaluation ----
 
-    def run(self) -> bool:
-        """One evaluation over the bound memory: done; then ``rewards()`` and ``values``."""
-        return self._native.run()
-
-    def rewards(self) -> list[float]:
-        """Each scored player's reward (float32 values), in ``players`` order."""
-        return self._native.rewards[: len(self.players)].tolist()
+    def run(self, rewards: list[float], totals: list[np.float32]) -> bool:
+        """One evaluation over the bound memory: done; each scored player's reward (a float32 value)
+        is written into ``rewards`` and added to its ``totals`` entry in float32 (GameData's lists)."""
+        native, kept = self._native, self._kept
+        sums = native.totals
+        odd = None
+        for i, player in enumerate(self.players):
+            total = totals[player]
+            if total is not kept[i]:  # a total set since (reset, or from outside): C adds to it
+                if type(total) is np.float32:
+                    sums[i] = total
+                else:  # another type adds otherwise: as the Python does it
+                    odd = [*(odd or ()), i]
+        done = native.run()
+        reward = native.reward
+        for i, player in enumerate(self.players):
+            rewards[player] = reward[i]
+            if odd is not None and i in odd:
+                sums[i] = np.float32(totals[player] + np.float32(reward[i]))
+            totals[player] = kept[i] = sums[i]
+        return done
 
     def delta(self, name: str) -> int:
         """``name``'s delta at the last evaluation (0 without one before it), as GameData.measure."""

@@ -168,12 +168,8 @@ class GameData:
             compiled.load(self._now if self._evaluated else {})
             self._in_c = True
         self._evaluated = True
-        self.done = compiled.run()
+        self.done = compiled.run(self.rewards, self.totals)
         self._values = compiled.values
-        totals, rewards = self.totals, self.rewards
-        for player, reward in zip(compiled.players, compiled.rewards()):
-            rewards[player] = reward
-            totals[player] = np.float32(totals[player] + np.float32(reward))
         self.frame += 1
 
     def measure(self, name: str, measurement: str) -> int:

@@ -100,6 +100,7 @@ int emu_eval_run(const emu_eval_program *p) {
             total = total + value;
         }
         p->rewards[player] = total;
+        p->totals[player] = p->totals[player] + total;
     }
     return done;
 }

@@ -59,10 +59,11 @@ typedef struct emu_eval_program {
     const int32_t *n_terms;
     const float *initial;     /* each player's time term */
     float *rewards;           /* out */
+    float *totals;            /* in/out: each player's total, the reward added in float32 */
 } emu_eval_program;
 
-/* One evaluation: reads every variable, moves the delta slots on, returns done (1/0) and writes
- * each scored player's reward. */
+/* One evaluation: reads every variable, moves the delta slots on, returns done (1/0), writes
+ * each scored player's reward and adds it to the player's total. */
 int emu_eval_run(const emu_eval_program *p);
 
 #endif

@@ -63,6 +63,7 @@ class NativeEvaluator:
         self.have = np.zeros(max(n_deltas, 1), dtype=np.uint8)
         self.had = np.zeros_like(self.have)
         self.rewards = np.zeros(max(len(players), 1), dtype=np.float32)
+        self.totals = np.zeros_like(self.rewards)
         self._keep: list[Any] = []
 
         def buffer(kind: str, array: np.ndarray) -> Any:
@@ -93,6 +94,8 @@ class NativeEvaluator:
         p.n_terms = array("int32_t", [count for _, count, _ in players])
         p.initial = array("float", [initial for _, _, initial in players])
         p.rewards = buffer("float", self.rewards)
+        p.totals = buffer("float", self.totals)
+        self.reward = p.rewards  # indexed: a Python float, with no numpy scalar made
         self._vars: Any = None
         self.bound: object | None = None
 
@@ -117,7 +120,7 @@ class NativeEvaluator:
         self.bound = owner
 
     def run(self) -> bool:
-        """One evaluation: done; ``values``, ``rewards`` and the delta slots are written."""
+        """One evaluation: done; ``values``, ``rewards``, ``totals`` and the delta slots are written."""
         return bool(lib.emu_eval_run(self._program))
 
     def load(self, last: Sequence[int | None]) -> None:

@@ -8,6 +8,7 @@ steps. ``GameData.compile = False`` is the Python reference.
 
 from __future__ import annotations
 
+from itertools import product
 from types import SimpleNamespace
 
 import numpy as np
@@ -112,6 +113,7 @@ REFERENCES = (0, 0, 1, -1, 2, 9, 99, -99, 127, -127, 128, -128, 255, -255, 1 << 
               -((1 << 63) - 1))
 FACTORS = (1.0, -1.0, 0.5, 3.25, 1e-3, 0.1, 7e30, -2.5e38, 0.0)
 OPS = [str(op) for op in Operation] + [None]
+TOTALS = (np.float32(2.5), np.float32(-0.0), 0.1, np.float64(1e-9), 3)
 SPECIAL = (0x00, 0xFF, 0x80, 0x7F, 0x99, 0x9A, 0xA0, 0x01)
 
 
@@ -159,7 +161,7 @@ def scenario(rng, names: list[str]) -> dict:
         if rng.random() < 0.5:
             spec["time"] = term(rng, names)[1]
         rewards.append(spec)
-    return {"done": {**node(rng, names), "condition": "any"}, "rewards": rewards}
+    return {"done": node(rng, names), "rewards": rewards}
 
 
 def pair(variables: dict, raw: dict, memory) -> tuple[GameData, GameData]:
@@ -195,8 +197,9 @@ def spaces_nes(emu: Emulator) -> list[AddressSpace]:
 
 def emulate(rng, emu: Emulator, fast: GameData, slow: GameData, spaces: list[AddressSpace], current: list,
             steps: int) -> int:
-    """Random frames, pokes, writes, resets and remaps; both evaluators compared after each."""
-    dones = 0
+    """Random frames, pokes, writes, resets and remaps; both evaluators compared after each.
+    Returns the evaluations with a nonzero reward."""
+    rewarded = 0
     with np.errstate(all="ignore"):  # float32 overflow to inf is part of what is compared
         for step in range(steps):
             emu.set_button_mask(int(rng.integers(0, 1 << 12)))
@@ -207,11 +210,15 @@ def emulate(rng, emu: Emulator, fast: GameData, slow: GameData, spaces: list[Add
             if rng.random() < 0.05:
                 fast.reset()
                 slow.reset()
+            if rng.random() < 0.1:  # totals set from outside (the studio does), of any number type
+                player, total = int(rng.integers(2)), TOTALS[int(rng.integers(len(TOTALS)))]
+                for data in (fast, slow):
+                    data.totals[player] = total
             fast.compile = rng.random() > 0.1
             fast.update_ram()
             slow.update_ram()
             assert_same(fast, slow, fast.compile)
-            dones += fast.done
+            rewarded += any(fast.rewards)
             if rng.random() < 0.2:  # writes between steps: memory, and a custom variable
                 name = list(fast.variables)[int(rng.integers(len(fast.variables)))]
                 value = int(rng.integers(-(1 << 63), 1 << 63, dtype=np.int64))
@@ -221,7 +228,7 @@ def emulate(rng, emu: Emulator, fast: GameData, slow: GameData, spaces: list[Add
                     data.set_value("custom", step)
                 assert_same(fast, slow, fast.compile)
                 assert fast.lookup_all() == slow.lookup_all()
-    return dones
+    return rewarded
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -243,11 +250,9 @@ def test_random_scenarios(system, seed):
         variables = variables_over(rng, starts, extra)
         names = [name for name in variables if name != "unmapped"]
         current = [spaces[0]]
-        dones = 0
         for _ in range(3):
             fast, slow = pair(variables, scenario(rng, names), lambda: current[0])
-            dones += emulate(rng, emu, fast, slow, spaces, current, 150)
-        assert 0 < dones < 450  # both verdicts were compared
+            assert emulate(rng, emu, fast, slow, spaces, current, 150) > 0
 
 
 def test_float32_of_wide_values_rounds_through_a_double():
@@ -272,6 +277,35 @@ def test_float32_of_wide_values_rounds_through_a_double():
                 expected = np.float32(float(delta)) * np.float32(1.0 if delta > 0 else 2.0)
                 assert bits(fast.rewards[1]) == bits(float(expected if delta else 0.0))
         assert fast.rewards[0] == 2.0**39  # ... + 1 rounded away
+
+
+TREES = {
+    "nested": {"variables": {"c": {"op": "equal", "reference": 1}},
+               "nodes": {"both": {"condition": "all", "variables": {"a": {"op": "nonzero"}, "b": {"op": "nonzero"}}},
+                         "either": {"nodes": {"deep": {"variables": {"a": {"op": "greater-than",
+                                                                              "measurement": "delta"}}}}}}},
+    "all of nodes": {"condition": "all", "nodes": {"one": {"variables": {"a": {}}},
+                                                   "two": {"variables": {"b": {}, "c": {"op": "negative"}}},
+                                                   "free": {"condition": "all"}}},
+    "empty any": {"nodes": {"none": {}}},
+}
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_nested_trees_on_every_memory(tree):
+    require_core("fceumm")
+    with Emulator(NES_ROM) as emu:
+        emu.step()
+        variables = {name: SimpleNamespace(address=0x20 + i, type="|i1", mask=None) for i, name in enumerate("abc")}
+        fast, slow = pair(variables, {"done": TREES[tree]}, lambda: emu.memory)
+        verdicts = set()
+        for values in [*product((0, 1, -1), repeat=3), *product((1, 0), repeat=3)]:
+            emu.memory.write_bytes(0x20, bytes(v & 0xFF for v in values))
+            fast.update_ram()
+            slow.update_ram()
+            assert_same(fast, slow)
+            verdicts.add(fast.done)
+        assert verdicts == ({False} if tree == "empty any" else {True, False})
 
 
 @pytest.mark.parametrize("measurement", ["absolute", "delta"])
