@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from emucore.enums import Actions
-from emucore.libretro import flags_to_mask
+from emucore.libretro import flags_to_mask, mask_table
 
 
 class ActionGroups:
@@ -38,6 +38,8 @@ class ActionGroups:
         self.groups = [by_mask[mask] for mask in self.masks]
         self.pad_mask = (1 << self.num_buttons) - 1
         self._counts: dict[int, np.ndarray] = {}
+        self._filter_table: np.ndarray | None = None
+        self._filter_pointer = None
 
     def valid_actions(self) -> list[list[int]]:
         """The groups as stable-retro's ``data.valid_actions()`` returns them."""
@@ -51,6 +53,20 @@ class ActionGroups:
             if part in combos:
                 kept |= part
         return kept
+
+    @property
+    def filter_pointer(self):
+        """A ``uint16_t *`` to ``filter(mask) & pad_mask`` for every mask of the pad's buttons: FILTERED
+        decoding as one lookup in C (``Emulator.press``)."""
+        if self._filter_pointer is None:
+            masks = np.arange(1 << self.num_buttons, dtype=np.uint32)
+            kept = np.zeros_like(masks)
+            for group_mask, combos in zip(self.masks, self.groups):
+                part = masks & group_mask
+                kept |= np.where(np.isin(part, combos), part, 0).astype(np.uint32)
+            self._filter_table = (kept & self.pad_mask).astype(np.uint16)
+            self._filter_pointer = mask_table(self._filter_table)
+        return self._filter_pointer
 
     @property
     def discrete_size(self) -> int:

@@ -191,6 +191,12 @@ class Emulator:
             bits = int.from_bytes(np.packbits(flags != 0, bitorder="little").tobytes(), "little")
         self._session.set_button_bits(player, bits)
 
+    def press(self, flags: np.ndarray, through: Any, player: int = 0) -> bool:
+        """Holds buttons from C-contiguous 1-byte flags (0 or 1, one per button, at most 16), mapped
+        through a ``uint16_t *`` table of what each mask becomes (``ActionGroups.filter_pointer``) or
+        ``ffi.NULL``. False, with nothing changed, if a flag is not 0 or 1. The env's fast path."""
+        return self._session.press(player, flags, through)
+
     def get_button_mask(self, player: int = 0) -> int:
         return self._session.button_bits(player)
 

@@ -21,6 +21,7 @@ from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
 from emucore.env.frame_skip import Preprocessing, rotate, visible_crop
 from emucore.env.game_files import game_data_sources, game_metadata
+from emucore.env.recording import MovieRecording
 from emucore.errors import StateNotFoundError
 from emucore.gamedata import GameData
 from emucore.gamedata_loader import load_game_data
@@ -30,10 +31,11 @@ from emucore.integration import (
     default_state_name,
     read_state_file,
 )
+from emucore.libretro import mask_table
 from emucore.systems import system_for_path
 
 
-class RetroEnv(gym.Env, EzPickle):
+class RetroEnv(MovieRecording, gym.Env, EzPickle):
     """A game as a Gymnasium environment (stable-retro's ``RetroEnv`` API)."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60, "video.frames_per_second": 60.0}
@@ -115,6 +117,13 @@ class RetroEnv(gym.Env, EzPickle):
         self.num_buttons = len(self.buttons)
         self.button_combos = self.data.valid_actions()
         self.action_space = self._action_space()
+        # One player's MultiBinary flags go to C as they are (ALL) or through FILTERED's table.
+        self._flag_shape = (self.num_buttons,)
+        mode = self.use_restricted_actions
+        self._flag_table = (
+            None if players != 1 or mode not in (Actions.FILTERED, Actions.ALL)
+            else self.data.actions.filter_pointer if mode is Actions.FILTERED else mask_table(None)
+        )
         if self._obs_type is Observations.RAM:
             shape = self.get_ram().shape
         else:
@@ -239,18 +248,24 @@ class RetroEnv(gym.Env, EzPickle):
     def _act(self, action) -> None:
         self._frame(self._press(action))
 
-    def _press(self, action) -> list[int]:
-        """Decodes the action and holds its buttons; its per-player masks."""
+    def _press(self, action) -> list[int] | None:
+        """Holds the action's buttons; its per-player masks, or None from the fast path (no movie to tell)."""
         if self.img is None and self.ram is None:
             raise RuntimeError("Please call env.reset() before env.step()")
+        if (
+            self._flag_table is not None and self.movie is None and type(action) is np.ndarray
+            and action.shape == self._flag_shape and action.dtype.itemsize == 1 and action.dtype.kind in "biu"
+            and action.flags.c_contiguous and self.em.press(action, self._flag_table)
+        ):
+            return None
         masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
         for player, mask in enumerate(masks):
             self.em.set_button_mask(mask, player)
         return masks
 
-    def _frame(self, masks: list[int]) -> None:
+    def _frame(self, masks: list[int] | None) -> None:
         """One frame with the buttons held, recorded if a movie is, and its evaluation."""
-        if self.movie is not None:
+        if self.movie is not None and masks is not None:
             for player, mask in enumerate(masks):
                 for i in range(self.num_buttons):
                     self.movie.set_key(i, bool((mask >> i) & 1), player)
@@ -359,32 +374,6 @@ class RetroEnv(gym.Env, EzPickle):
         self.initial_state = state
         self.statename = statename
         self._state_path = path
-
-    # ---- movies ----
-
-    def record_movie(self, path: str) -> None:
-        from emucore.movie import Movie
-
-        self.movie = Movie(path, True, self.players)
-        self.movie.configure(self.gamename, self.em)
-        if self.initial_state:
-            self.movie.set_state(self.initial_state)
-
-    def auto_record(self, path: str | None = None) -> None:
-        self.movie_path = path or os.getcwd()
-
-    def stop_record(self) -> None:
-        self.movie_path = None
-        self.movie_id = 0
-        if self.movie is not None:
-            self.movie.close()
-            self.movie = None
-
-    def _start_episode_movie(self) -> None:
-        state = os.path.splitext(os.path.basename(self.statename or "power-on"))[0]
-        assert self.movie_path is not None
-        self.record_movie(os.path.join(self.movie_path, f"{self.gamename}-{state}-{self.movie_id:06d}.bk2"))
-        self.movie_id += 1
 
     def close(self) -> None:
         if self.movie is not None:

@@ -77,6 +77,7 @@ void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
 unsigned emu_get_region(emu_host *h);
 void emu_libc_srand(unsigned seed);
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
+int emu_press(emu_host *h, unsigned port, const uint8_t *flags, size_t count, const uint16_t *table);
 int64_t emu_flags_to_mask(const uint8_t *flags, size_t count);
 int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned height);
 void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height, size_t pitch,

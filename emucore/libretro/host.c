@@ -414,6 +414,17 @@ int64_t emu_flags_to_mask(const uint8_t *flags, size_t count) {
     return mask;
 }
 
+int emu_press(emu_host *h, unsigned port, const uint8_t *flags, size_t count, const uint16_t *table) {
+    if (!h || port >= EMU_MAX_PORTS || count > 16) return -1;
+    unsigned mask = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (flags[i] > 1) return -1;
+        mask |= (unsigned)flags[i] << i;
+    }
+    h->buttons[port] = table ? table[mask] : (uint16_t)mask;
+    return 0;
+}
+
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count) {
     if (!h || port >= EMU_MAX_PORTS || count > 16) return -1;
     uint16_t bits = 0;

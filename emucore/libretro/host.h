@@ -142,6 +142,9 @@ int emu_unserialize(emu_host *h, const void *data, size_t size);  /* 1 ok, 0 ref
 void *emu_get_memory_data(emu_host *h, unsigned id);
 size_t emu_get_memory_size(emu_host *h, unsigned id);
 void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device);
+/* A MultiBinary action's flags (0 or 1, at most 16) for a port, through table (what each mask
+ * becomes: FILTERED's groups) or as they are if table is NULL; -1, with nothing pressed, otherwise. */
+int emu_press(emu_host *h, unsigned port, const uint8_t *flags, size_t count, const uint16_t *table);
 void emu_cheat_reset(emu_host *h);
 void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
 unsigned emu_get_region(emu_host *h);

@@ -251,6 +251,10 @@ class CoreSession:
         """One uint8 flag per button in button-index order (at most 16)."""
         self._call(lib.emu_set_buttons, port, ffi.from_buffer(flags), flags.size)
 
+    def press(self, port: int, flags: np.ndarray, table: Any) -> bool:
+        """Flags (1-byte, 0 or 1) through a ``uint16_t *`` table, or NULL; False if a flag is not 0 or 1."""
+        return self._call(lib.emu_press, port, ffi.from_buffer(flags), flags.size, table) == 0
+
     def set_button_bits(self, port: int, bits: int) -> None:
         self._live_host().buttons[port] = bits
 

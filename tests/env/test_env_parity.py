@@ -147,3 +147,28 @@ def test_two_players():
     theirs, ours = pair("StudioDemo-Genesis", players=2, use_restricted_actions=retro.Actions.ALL)
     assert theirs.action_space == ours.action_space
     compare(theirs, ours, steps=200, seed=13)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_])
+def test_one_byte_multibinary_actions_take_the_c_path(dtype):
+    """One-byte flags go to C through FILTERED's table: every button mask as the Python filter has it."""
+    theirs, ours = pair("Airstriker-Genesis-v0", use_restricted_actions=retro.Actions.FILTERED)
+    groups, emulator = ours.data.actions, ours.em
+    for mask in range(1 << groups.num_buttons):
+        flags = np.array([(mask >> i) & 1 for i in range(groups.num_buttons)], dtype=dtype)
+        assert emulator.press(flags, groups.filter_pointer)
+        assert emulator.get_button_mask() == groups.filter(mask) & groups.pad_mask, f"mask {mask:#x}"
+    assert not emulator.press(np.full(groups.num_buttons, 2, dtype=np.uint8), groups.filter_pointer)
+    rng = np.random.default_rng(4)
+    try:
+        theirs.reset(seed=0)
+        ours.reset(seed=0)
+        for step in range(300):
+            action = rng.integers(0, 2, theirs.action_space.n).astype(dtype)
+            a, b = theirs.step(action), ours.step(action)
+            assert np.array_equal(a[0], b[0]) and a[1:] == b[1:], f"step {step} differs"
+        with pytest.raises(ValueError, match="0 or 1"):
+            ours.step(np.full(theirs.action_space.n, 2, dtype=np.uint8 if dtype is np.bool_ else dtype))
+    finally:
+        theirs.close()
+        ours.close()
