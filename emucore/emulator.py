@@ -148,7 +148,7 @@ class Emulator:
 
     def run_frames(self, count: int) -> None:
         """Runs ``count`` frames in one call into C (audio keeps only the last frame's)."""
-        self._session.run_frames(int(count))
+        self._session.run(int(count))
 
     def reset(self) -> None:
         """The console's reset (retro_reset); Stella is reloaded instead, as stable-retro does."""
@@ -196,6 +196,12 @@ class Emulator:
         through a ``uint16_t *`` table of what each mask becomes (``ActionGroups.filter_pointer``) or
         ``ffi.NULL``. False, with nothing changed, if a flag is not 0 or 1. The env's fast path."""
         return self._session.press(player, flags, through)
+
+    def step_pressed(self, flags: np.ndarray, through: Any, out: np.ndarray) -> int:
+        """``press(flags, through)``, ``step()`` and ``get_screen(out)`` in one call into C (the env's
+        fast path; ``out`` as ``get_screen`` takes it, unchecked). 0: done; 1: the frame ran but the
+        core rotates its picture, so ``out`` is untouched; -2: a flag is not 0 or 1, nothing ran."""
+        return self._session.step_pressed(flags, through, out)
 
     def get_button_mask(self, player: int = 0) -> int:
         return self._session.button_bits(player)

@@ -19,8 +19,9 @@ from gymnasium.utils.ezpickle import EzPickle
 from emucore import data as retro_data
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
-from emucore.env.frame_skip import Preprocessing, rotate, visible_crop
+from emucore.env.frame_skip import Preprocessing
 from emucore.env.game_files import game_data_sources, game_metadata
+from emucore.env.observing import Observing
 from emucore.env.recording import MovieRecording
 from emucore.errors import StateNotFoundError
 from emucore.gamedata import GameData
@@ -35,7 +36,7 @@ from emucore.libretro import mask_table
 from emucore.systems import system_for_path
 
 
-class RetroEnv(MovieRecording, gym.Env, EzPickle):
+class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
     """A game as a Gymnasium environment (stable-retro's ``RetroEnv`` API)."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60, "video.frames_per_second": 60.0}
@@ -129,6 +130,10 @@ class RetroEnv(MovieRecording, gym.Env, EzPickle):
         else:
             shape = self._observe(pool=False).shape
             self.img = None
+        # the step in one C call (see _step_in_one_call) needs one player's flags and the whole screen
+        width, height = self.em.get_resolution()
+        whole = self._plan is None and self.preprocessing.frame_skip == 1 and shape[:2] == (height, width)
+        self._screen_shape = (height, width, 3) if whole and self._flag_table is not None else None
         self.observation_space = gym.spaces.Box(low=0, high=255, shape=shape, dtype=np.uint8)
         self.metadata = dict(self.metadata, render_fps=self.em.get_screen_rate())
         if record is True:
@@ -185,7 +190,11 @@ class RetroEnv(MovieRecording, gym.Env, EzPickle):
         return self._observe(pool=False), {}
 
     def step(self, action) -> tuple[np.ndarray, Any, bool, bool, dict]:
-        if self.preprocessing.frame_skip > 1 or self._plan is not None:
+        obs = self._step_in_one_call(action) if self._screen_shape is not None else None
+        if obs is not None:
+            data = self.data
+            reward, done, info = data.current_reward(), data.done, data.info_after_update()
+        elif self.preprocessing.frame_skip > 1 or self._plan is not None:
             obs, reward, done, info = self._step_frames(action, None)
         else:
             self._act(action)
@@ -207,6 +216,23 @@ class RetroEnv(MovieRecording, gym.Env, EzPickle):
             out[...] = self._update_obs()
         reward, done, info = self._step_result()
         return reward, bool(done), False, info
+
+    def _step_in_one_call(self, action) -> np.ndarray | None:
+        """The common step (one player's 1-byte MultiBinary flags, the whole screen observed, no movie)
+        pressed, run and observed in one call into C, then evaluated; None where it does not apply."""
+        if not (
+            self.movie is None and self.img is not None and type(action) is np.ndarray
+            and action.shape == self._flag_shape and action.dtype.itemsize == 1 and action.dtype.kind in "biu"
+            and action.flags.c_contiguous
+        ):
+            return None
+        obs = np.empty(self._screen_shape, dtype=np.uint8)
+        result = self.em.step_pressed(action, self._flag_table, obs)
+        if result < 0:
+            return None  # a flag other than 0 or 1, nothing run: the decoder names the problem
+        self.img = obs if result == 0 else self.get_screen(0, apply_rotation=True)
+        self.data.update_ram()
+        return self.img
 
     def _step_frames(self, action, out: np.ndarray | None) -> tuple[np.ndarray, Any, bool, dict]:
         """The action held for ``frame_skip`` frames (see :mod:`emucore.env.frame_skip`)."""
@@ -239,11 +265,6 @@ class RetroEnv(MovieRecording, gym.Env, EzPickle):
         self.em.step()
         self.data.update_ram()
         return self._reward(), self.data.is_done()
-
-    @property
-    def _plain_screen(self) -> bool:
-        """True when the observation is the emulator's screen as it is (no crop, no rotation)."""
-        return self.data.crop_info(0) == (0, 0, 0, 0) and self.em.get_rotation() % 4 == 0
 
     def _act(self, action) -> None:
         self._frame(self._press(action))
@@ -288,62 +309,6 @@ class RetroEnv(MovieRecording, gym.Env, EzPickle):
         if self.players > 1 and self.multi_rewards:
             return [self.data.current_reward(p) for p in range(self.players)]
         return self.data.current_reward()
-
-    def _observe(self, pool: bool, out: np.ndarray | None = None) -> np.ndarray:
-        """The observation of the current frame (pooled with the one before if ``pool``), into ``out`` if given."""
-        plan = self._plan
-        if plan is None:
-            obs = self._update_obs()
-            if out is not None:
-                out[...] = obs
-            return obs
-        rotation = self.em.get_rotation() % 4
-        target = out if out is not None and not rotation else np.empty(plan.shape, dtype=np.uint8)
-        obs = plan.build(target, pool)
-        if rotation:
-            obs = rotate(obs, rotation)
-            if out is not None:
-                out[...] = obs
-        self.img = obs
-        return obs
-
-    def _update_obs(self) -> np.ndarray:
-        if self._obs_type is Observations.RAM:
-            self.ram = self.get_ram()
-            return self.ram
-        self.img = self.get_screen(0, apply_rotation=True)
-        return self.img
-
-    # ---- observations ----
-
-    def get_screen(self, player: int = 0, apply_rotation: bool = False) -> np.ndarray:
-        """The frame cropped by the player's crop (stable-retro's rules), optionally rotated."""
-        img = self.em.get_screen()
-        height, width = img.shape[:2]
-        x, y, w, h = visible_crop(self.data.crop_info(player), (width, height))
-        if x or y or w != width or h != height:
-            img = img[y : y + h, x : x + w]
-        if apply_rotation:
-            img = rotate(img, self.em.get_rotation() % 4)
-        return img
-
-    def get_ram(self) -> np.ndarray:
-        """All RAM blocks in address order, raw bytes."""
-        return self.em.get_ram()
-
-    def render(self):
-        shown = self.img if self._plan is None else None  # a preprocessed observation is not the picture
-        img = shown if shown is not None else self.get_screen(0, apply_rotation=True)
-        if self.render_mode == "rgb_array":
-            return img
-        if self.render_mode == "human":
-            if self.viewer is None:
-                from emucore.env.viewer import ImageViewer
-
-                self.viewer = ImageViewer(f"{self.gamename}", self.em.get_screen_rate())
-            self.viewer.show(img)
-            return self.viewer.is_open
-        return None
 
     # ---- actions and values ----
 

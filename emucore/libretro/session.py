@@ -231,12 +231,8 @@ class CoreSession:
 
     # ---- running ----
 
-    def run(self) -> None:
-        if self._call(lib.emu_run):
-            raise self._core_threw("retro_run")
-
-    def run_frames(self, count: int) -> None:
-        if self._call(lib.emu_run_frames, count):
+    def run(self, count: int = 1) -> None:
+        if self._call(lib.emu_run) if count == 1 else self._call(lib.emu_run_frames, count):
             raise self._core_threw("retro_run")
 
     def _core_threw(self, function: str) -> CoreError:
@@ -254,6 +250,14 @@ class CoreSession:
     def press(self, port: int, flags: np.ndarray, table: Any) -> bool:
         """Flags (1-byte, 0 or 1) through a ``uint16_t *`` table, or NULL; False if a flag is not 0 or 1."""
         return self._call(lib.emu_press, port, ffi.from_buffer(flags), flags.size, table) == 0
+
+    def step_pressed(self, flags: np.ndarray, table: Any, out: np.ndarray) -> int:
+        """``press(0, ...)``, ``run()`` and the frame into ``out`` in one call (step.h says the results)."""
+        result = self._call(lib.emu_step_pressed, ffi.from_buffer(flags), flags.size, table,
+                            ffi.from_buffer("uint8_t[]", out), out.shape[1], out.shape[0])
+        if result == -1:
+            raise self._core_threw("retro_run")
+        return result
 
     def set_button_bits(self, port: int, bits: int) -> None:
         self._live_host().buttons[port] = bits
