@@ -1,11 +1,14 @@
 """env.step() against the bare core and stable-retro's, and a threaded vector env against AsyncVectorEnv.
 
-Airstriker-Genesis-v0 from Level1 with FILTERED MultiBinary random actions. The single-env runs
+Airstriker-Genesis-v0 from Level1 with FILTERED MultiBinary random actions by default; ``--game``,
+``--state`` and ``--scenario`` pick another (our integrations, such as StudioDemo-Genesis, are found
+by both; bench/scenarios/airstriker-lua.json is Airstriker's scenario in Lua). The single-env runs
 (our bare ``Emulator.step()``, stable-retro's env.step(), ours) take turns in chunks within one
 run, the order reversed every round. The vector run compares 8 emucore envs on a thread
 pool (RetroVectorEnv) with 8 stable-retro envs in Gymnasium's AsyncVectorEnv (one process each).
 
-    python bench/bench_env.py [--rounds 20] [--chunk 300] [--vector-steps 300]
+    python bench/bench_env.py [--rounds 20] [--chunk 300] [--vector-steps 300] [--no-vector]
+                              [--game StudioDemo-Genesis --state NONE] [--scenario bench/scenarios/airstriker-lua.json]
 """
 
 from __future__ import annotations
@@ -13,20 +16,28 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
+
+INTEGRATIONS = Path(__file__).resolve().parent.parent / "integrations"
+GAME = {"game": "Airstriker-Genesis-v0", "state": "Level1", "scenario": None}
 
 
 def stable_retro_env():
     import stable_retro
 
-    return stable_retro.make("Airstriker-Genesis-v0", state="Level1", render_mode=None)
+    stable_retro.data.Integrations.add_custom_path(str(INTEGRATIONS))
+    state = stable_retro.State.NONE if GAME["state"] == "NONE" else GAME["state"]
+    return stable_retro.make(GAME["game"], state=state, scenario=GAME["scenario"], render_mode=None,
+                             inttype=stable_retro.data.Integrations.ALL)
 
 
 def emucore_env():
     import emucore
 
-    return emucore.make("Airstriker-Genesis-v0", state="Level1", inttype=emucore.data.Integrations.ALL)
+    state = emucore.State.NONE if GAME["state"] == "NONE" else GAME["state"]
+    return emucore.make(GAME["game"], state=state, scenario=GAME["scenario"], inttype=emucore.data.Integrations.ALL)
 
 
 class BareCore:
@@ -64,12 +75,14 @@ def single(rounds: int, chunk: int) -> None:
     rng = np.random.default_rng(0)
     rates: dict[str, list[float]] = {name: [] for name in envs}
     order = list(envs.items())
+    buttons = envs["emucore"].action_space.n
     for round_index in range(rounds):
-        actions = rng.integers(0, 2, (chunk, 12), dtype=np.int8)
+        actions = rng.integers(0, 2, (chunk, buttons), dtype=np.int8)
         for name, env in order if round_index % 2 == 0 else order[::-1]:
             rates[name].append(timed(env, actions))
     sr, us, bare = (statistics.median(rates[name]) for name in ("stable-retro", "emucore", "bare"))
-    print(f"env.step() steps/s, median of {rounds} x {chunk}: stable-retro {sr:.0f}, emucore {us:.0f}, "
+    print(f"{GAME['game']} ({GAME['scenario'] or 'its scenario'}): env.step() steps/s, median of {rounds} x {chunk}: "
+          f"stable-retro {sr:.0f}, emucore {us:.0f}, "
           f"bare Emulator.step() {bare:.0f}; emucore/stable-retro {us / sr:.3f}, emucore/bare {us / bare:.3f}")
     for env in envs.values():
         env.close()
@@ -107,7 +120,12 @@ def main() -> None:
     parser.add_argument("--vector-envs", type=int, default=8)
     parser.add_argument("--vector-steps", type=int, default=300)
     parser.add_argument("--no-vector", action="store_true", help="only the single-env runs")
+    parser.add_argument("--game", default=GAME["game"])
+    parser.add_argument("--state", default=GAME["state"], help="a state name, or NONE (power on)")
+    parser.add_argument("--scenario", default=None, help="a scenario .json path")
     args = parser.parse_args()
+    GAME.update(game=args.game, state=args.state,
+                scenario=str(Path(args.scenario).resolve()) if args.scenario else None)
     single(args.rounds, args.chunk)
     if not args.no_vector:
         vector(args.vector_envs, args.vector_steps)

@@ -267,7 +267,8 @@ class GameData:
         variable = self.variables.get(name)
         if variable is None:
             raise KeyError(name)
-        return _read(self._memory(), variable)
+        # during an evaluation (a script's reads) the address space cannot change: no frame runs
+        return _read(self._live if self._live is not None else self._memory(), variable)
 
     def set_value(self, name: str, value: int | float | bool | None) -> None:
         """A data.json variable is written to memory (all its bytes); any other name is a custom variable."""
