@@ -6,7 +6,9 @@ Airstriker-Genesis-v0 from Level1, random FILTERED MultiBinary actions, frame sk
 - stable-retro under Stable-Baselines3's ``MaxAndSkipEnv(skip=4)`` and ``WarpFrame(84, 84)``.
 They take turns in chunks within one run, the order reversed every round; medians are printed.
 ``--vector`` also runs 8 envs: our RetroVectorEnv on 1 and 2 threads, against the limit (threads x the
-single-env rate of k bare frames) and Gymnasium's AsyncVectorEnv of 8 wrapped stable-retro envs.
+single-env rate of k bare frames), against 8 bare emulators stepping k frames an action on 2 threads
+(what 8 cores' caches and the two CPUs allow), and against Gymnasium's AsyncVectorEnv of 8 wrapped
+stable-retro envs.
 
     python bench/bench_frame_skip.py [--rounds 10] [--chunk 100] [--skip 4] [--vector]
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import threading
 import time
 
 import numpy as np
@@ -86,6 +89,28 @@ def single(rounds: int, chunk: int, skip: int) -> float:
     return limit
 
 
+def bare_threads(num_envs: int, steps: int, skip: int, threads: int) -> float:
+    """Steps/s of ``num_envs`` bare emulators, k frames an action, split over ``threads`` threads."""
+    bares = [BareFrames(skip) for _ in range(num_envs)]
+    actions = np.random.default_rng(2).integers(0, 2, (steps, 12), dtype=np.int8)
+
+    def work(group: list[BareFrames]) -> None:
+        for action in actions:
+            for bare in group:
+                bare.step(action)
+
+    workers = [threading.Thread(target=work, args=(bares[i::threads],)) for i in range(threads)]
+    start = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    rate = num_envs * steps / (time.perf_counter() - start)
+    for bare in bares:
+        bare.close()
+    return rate
+
+
 def vector(num_envs: int, steps: int, skip: int, limit: float) -> None:
     import gymnasium
 
@@ -113,8 +138,11 @@ def vector(num_envs: int, steps: int, skip: int, limit: float) -> None:
             print(f"{name}: {rates[name]:.0f} steps/s aggregate ({num_envs} envs)")
     finally:
         async_env.close()
+    bare = bare_threads(num_envs, steps, skip, 2)
+    print(f"{num_envs} bare emulators, {skip} frames an action, on 2 threads: {bare:.0f} steps/s aggregate")
     one, two = rates["RetroVectorEnv 1 thread(s)"], rates["RetroVectorEnv 2 thread(s)"]
-    print(f"2 threads / limit (2 x {limit:.0f}) {two / (2 * limit):.3f}; 1 -> 2 threads {two / one:.3f}x; "
+    print(f"2 threads / limit (2 x {limit:.0f}) {two / (2 * limit):.3f}; 2 threads / {num_envs} bare emulators on "
+          f"2 threads {two / bare:.3f}; 1 -> 2 threads {two / one:.3f}x; "
           f"2 threads / AsyncVectorEnv {two / rates['AsyncVectorEnv stable-retro+SB3']:.3f}")
 
 
