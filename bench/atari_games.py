@@ -12,6 +12,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import emucore
 from emucore.env.retro_env import RetroEnv
@@ -36,7 +37,7 @@ def ale_rom(game: str) -> Path | None:
     return found if found.is_file() else None
 
 
-def open_game(game: str, scratch: Path | None = None) -> RetroEnv | None:
+def open_game(game: str, scratch: Path | None = None, **make_kwargs: Any) -> RetroEnv | None:
     """``emucore.make`` on a copy of ``<game>-Atari2600-v0`` with ale-py's ROM; None if either is missing."""
     data_root, rom = stable_data(), ale_rom(game)
     if data_root is None or rom is None or not (data_root / f"{game}-Atari2600-v0").is_dir():
@@ -45,4 +46,4 @@ def open_game(game: str, scratch: Path | None = None) -> RetroEnv | None:
     folder = scratch / f"{game}-Atari2600-v0"
     shutil.copytree(data_root / folder.name, folder, dirs_exist_ok=True)
     shutil.copyfile(rom, folder / "rom.a26")
-    return emucore.make(str(folder))
+    return emucore.make(str(folder), **make_kwargs)

@@ -91,8 +91,8 @@ def stable_atari(tmp_path):
 
     opened = []
 
-    def open_(game: str):
-        env = open_game(game, tmp_path)
+    def open_(game: str, **make_kwargs):
+        env = open_game(game, tmp_path, **make_kwargs)
         if env is None:
             pytest.skip(f"stable-retro's {game}-Atari2600-v0 or ale-py's ROM for it is not installed")
         opened.append(env)

@@ -3,7 +3,9 @@
  * The order is Stable-Baselines3's (MaxAndSkipEnv, then WarpFrame): the maximum of the last two
  * frames per RGB channel, then gray as OpenCV's COLOR_RGB2GRAY computes it for 8-bit pixels
  * (Y = (4899 R + 9617 G + 1868 B + 2^13) >> 14), then OpenCV's INTER_AREA resampling (resample.c).
- * Gray frames go a row at a time through r, g, b planes, which vectorize where packed RGB does not.
+ * Gray frames go a row at a time: RGB565 rows straight to gray in AVX2 registers, other rows
+ * through r, g, b planes (which vectorize where packed RGB does not). A gray plan holds the frame
+ * before as the core's own pixels.
  */
 #pragma GCC optimize("O3") /* the loops below vectorize at O3, not at the build's O2 */
 #include "frames.h"
@@ -22,8 +24,10 @@ struct emu_obs {
     uint8_t *rgb;         /* the current frame, RGB crop */
     uint8_t *pixels;      /* pooled and grayed, before resampling: crop_h x crop_w x channels */
     emu_area *area;       /* the resampling to out_w x out_h */
-    uint8_t *held_planes; /* gray: the frame before as r, g, b planes, crop_h x crop_w each */
-    uint8_t *row_planes;  /* gray: one row of the current frame as r, g, b, crop_w each */
+    uint8_t *held_raw;    /* gray: the frame before as the core's pixels, crop_h rows of crop_w x 4 bytes */
+    int held_format;
+    unsigned held_cols, held_rows;
+    uint8_t *row_planes;  /* gray: one row as r, g, b planes (crop_w each), then the held row's */
 };
 
 static inline uint8_t max_u8(uint8_t a, uint8_t b) { return a > b ? a : b; }
@@ -39,9 +43,9 @@ emu_obs *emu_obs_new(unsigned screen_w, unsigned screen_h, unsigned crop_x, unsi
     o->rgb = malloc(rgb);
     o->pixels = gray ? malloc((size_t)crop_w * crop_h) : o->rgb;
     o->area = emu_area_new(crop_w, crop_h, out_w, out_h, o->channels);
-    o->held_planes = calloc((size_t)crop_w * crop_h * 3, 1);
-    o->row_planes = malloc((size_t)crop_w * 3);
-    if (!o->held || !o->rgb || !o->pixels || !o->area || !o->held_planes || !o->row_planes) {
+    o->held_raw = malloc((size_t)crop_w * crop_h * 4);
+    o->row_planes = malloc((size_t)crop_w * 6);
+    if (!o->held || !o->rgb || !o->pixels || !o->area || !o->held_raw || !o->row_planes) {
         emu_obs_free(o);
         return NULL;
     }
@@ -54,7 +58,7 @@ void emu_obs_free(emu_obs *o) {
     free(o->held);
     free(o->rgb);
     emu_area_free(o->area);
-    free(o->held_planes);
+    free(o->held_raw);
     free(o->row_planes);
     free(o);
 }
@@ -83,46 +87,47 @@ static unsigned visible_columns(const emu_obs *o, const emu_host *h) {
     return cols < o->crop_w ? cols : o->crop_w;
 }
 
-static int row_visible(const emu_obs *o, const emu_host *h, unsigned y) {
-    return o->crop_y + y < h->frame_height && o->crop_y + y < o->screen_h;
+/* How many rows of the crop the frame has (the rest is black). */
+static unsigned visible_rows(const emu_obs *o, const emu_host *h) {
+    unsigned bottom = h->frame_height < o->screen_h ? h->frame_height : o->screen_h;
+    if (!h->frame || o->crop_y >= bottom) return 0;
+    return bottom - o->crop_y < o->crop_h ? bottom - o->crop_y : o->crop_h;
 }
 
-/* Row y of the crop as r, g, b planes (the same values as host.c's RGB conversions): planes
- * vectorize where packed RGB does not. */
-WIDE static void row_to_planes(const emu_obs *o, const emu_host *h, unsigned y, unsigned cols, uint8_t *restrict r,
-                          uint8_t *restrict g, uint8_t *restrict b) {
-    if (!row_visible(o, h, y)) cols = 0;
-    if (cols) {
-        const uint8_t *row = (const uint8_t *)h->frame + (size_t)(o->crop_y + y) * h->frame_pitch;
-        if (h->frame_format == 1) {
-            const uint8_t *src = row + (size_t)o->crop_x * 4;
+static const uint8_t *crop_row(const emu_obs *o, const emu_host *h, unsigned y) {
+    return (const uint8_t *)h->frame + (size_t)(o->crop_y + y) * h->frame_pitch +
+           (size_t)o->crop_x * (h->frame_format == 1 ? 4 : 2);
+}
+
+/* cols pixels of a format as r, g, b planes (the same values as pixels.c's conversions), black to width. */
+WIDE static void to_planes(const uint8_t *src, int format, unsigned cols, unsigned width, uint8_t *restrict r,
+                           uint8_t *restrict g, uint8_t *restrict b) {
+    if (cols && format == 1) {
+        for (unsigned x = 0; x < cols; x++) {
+            uint32_t v;
+            memcpy(&v, src + 4 * x, 4);
+            r[x] = (uint8_t)(v >> 16), g[x] = (uint8_t)(v >> 8), b[x] = (uint8_t)v;
+        }
+    } else if (cols) {
+        uint16_t v[cols];
+        memcpy(v, src, (size_t)cols * 2);
+        if (format == 2) {
             for (unsigned x = 0; x < cols; x++) {
-                uint32_t v;
-                memcpy(&v, src + 4 * x, 4);
-                r[x] = (uint8_t)(v >> 16), g[x] = (uint8_t)(v >> 8), b[x] = (uint8_t)v;
+                r[x] = (uint8_t)((v[x] & 0xF800) >> 8);
+                g[x] = (uint8_t)((v[x] & 0x07E0) >> 3);
+                b[x] = (uint8_t)((v[x] & 0x001F) << 3);
             }
         } else {
-            const uint8_t *src = row + (size_t)o->crop_x * 2;
-            uint16_t v[cols];
-            memcpy(v, src, (size_t)cols * 2);
-            if (h->frame_format == 2) {
-                for (unsigned x = 0; x < cols; x++) {
-                    r[x] = (uint8_t)((v[x] & 0xF800) >> 8);
-                    g[x] = (uint8_t)((v[x] & 0x07E0) >> 3);
-                    b[x] = (uint8_t)((v[x] & 0x001F) << 3);
-                }
-            } else {
-                for (unsigned x = 0; x < cols; x++) {
-                    r[x] = (uint8_t)((v[x] & 0x7C00) >> 7);
-                    g[x] = (uint8_t)((v[x] & 0x03E0) >> 2);
-                    b[x] = (uint8_t)((v[x] & 0x001F) << 3);
-                }
+            for (unsigned x = 0; x < cols; x++) {
+                r[x] = (uint8_t)((v[x] & 0x7C00) >> 7);
+                g[x] = (uint8_t)((v[x] & 0x03E0) >> 2);
+                b[x] = (uint8_t)((v[x] & 0x001F) << 3);
             }
         }
     }
-    memset(r + cols, 0, o->crop_w - cols);
-    memset(g + cols, 0, o->crop_w - cols);
-    memset(b + cols, 0, o->crop_w - cols);
+    memset(r + cols, 0, width - cols);
+    memset(g + cols, 0, width - cols);
+    memset(b + cols, 0, width - cols);
 }
 
 WIDE static void max_into(uint8_t *restrict a, const uint8_t *restrict b, unsigned n) {
@@ -169,20 +174,83 @@ static void gray_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8
     gray_row_scalar(r, g, b, out, 0, n);
 }
 
-/* Gray: the current frame (its maximum with the held one if pool) into o->pixels, a row at a time. */
-static void gray_from_planes(emu_obs *o, const emu_host *h, int pool) {
-    unsigned w = o->crop_w, cols = visible_columns(o, h);
-    size_t plane = (size_t)w * o->crop_h;
-    uint8_t *restrict r = o->row_planes, *restrict g = r + w, *restrict b = g + w;
-    for (unsigned y = 0; y < o->crop_h; y++) {
-        row_to_planes(o, h, y, cols, r, g, b);
-        if (pool) {
-            const uint8_t *held = o->held_planes + (size_t)y * w;
-            max_into(r, held, w);
-            max_into(g, held + plane, w);
-            max_into(b, held + 2 * plane, w);
+static inline uint8_t gray_of(unsigned r, unsigned g, unsigned b) {
+    return (uint8_t)((r * 4899u + g * 9617u + b * 1868u + (1u << 13)) >> 14);
+}
+
+/* RGB565 pixels (their maximum with held ones, if held) straight to gray; the pixels done. */
+static unsigned gray565(const uint8_t *cur, const uint8_t *held, uint8_t *out, unsigned from, unsigned n) {
+    for (unsigned x = from; x < n; x++) {
+        uint16_t v, u = 0;
+        memcpy(&v, cur + 2 * x, 2);
+        if (held) memcpy(&u, held + 2 * x, 2);
+        unsigned r = (v & 0xF800) >> 8, g = (v & 0x07E0) >> 3, b = (v & 0x001F) << 3;
+        unsigned hr = (u & 0xF800) >> 8, hg = (u & 0x07E0) >> 3, hb = (u & 0x001F) << 3;
+        out[x] = gray_of(r > hr ? r : hr, g > hg ? g : hg, b > hb ? b : hb);
+    }
+    return n;
+}
+
+#ifdef EMU_AVX2_FORMS
+/* 16 pixels a step: channels as 16-bit lanes, their maximum, gray by pmaddwd as gray_row_avx2. */
+__attribute__((target("avx2"))) static unsigned gray565_avx2(const uint8_t *cur, const uint8_t *held, uint8_t *out,
+                                                            unsigned n) {
+    const __m256i red = _mm256_set1_epi16((short)0xF800), green = _mm256_set1_epi16(0x07E0);
+    const __m256i blue = _mm256_set1_epi16(0x001F), ones = _mm256_set1_epi16(1);
+    const __m256i rg_weights = _mm256_set1_epi32(4899 | (9617 << 16));
+    const __m256i b1_weights = _mm256_set1_epi32(1868 | (1 << 13 << 16));
+    unsigned x = 0;
+    for (; x + 16 <= n; x += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(cur + 2 * x));
+        __m256i r = _mm256_srli_epi16(_mm256_and_si256(v, red), 8);
+        __m256i g = _mm256_srli_epi16(_mm256_and_si256(v, green), 3);
+        __m256i b = _mm256_slli_epi16(_mm256_and_si256(v, blue), 3);
+        if (held) {
+            __m256i u = _mm256_loadu_si256((const __m256i *)(held + 2 * x));
+            r = _mm256_max_epu16(r, _mm256_srli_epi16(_mm256_and_si256(u, red), 8));
+            g = _mm256_max_epu16(g, _mm256_srli_epi16(_mm256_and_si256(u, green), 3));
+            b = _mm256_max_epu16(b, _mm256_slli_epi16(_mm256_and_si256(u, blue), 3));
         }
-        gray_row(r, g, b, o->pixels + (size_t)y * w, w);
+        __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(r, g), rg_weights),
+                                      _mm256_madd_epi16(_mm256_unpacklo_epi16(b, ones), b1_weights));
+        __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(r, g), rg_weights),
+                                      _mm256_madd_epi16(_mm256_unpackhi_epi16(b, ones), b1_weights));
+        __m256i words = _mm256_packus_epi32(_mm256_srli_epi32(lo, 14), _mm256_srli_epi32(hi, 14));
+        _mm_storeu_si128((__m128i *)(out + x),
+                         _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1)));
+    }
+    return gray565(cur, held, out, x, n);
+}
+#endif
+
+/* Gray: the current frame (its maximum with the held one if pool) into o->pixels, a row at a time. */
+static void gray_rows(emu_obs *o, const emu_host *h, int pool) {
+    unsigned w = o->crop_w, cols = visible_columns(o, h), rows = visible_rows(o, h);
+    uint8_t *r = o->row_planes, *g = r + w, *b = g + w, *hr = b + w, *hg = hr + w, *hb = hg + w;
+    for (unsigned y = 0; y < o->crop_h; y++) {
+        unsigned seen = y < rows ? cols : 0, held_seen = pool && y < o->held_rows ? o->held_cols : 0;
+        const uint8_t *cur = seen ? crop_row(o, h, y) : NULL;
+        const uint8_t *held = held_seen ? o->held_raw + (size_t)y * w * 4 : NULL;
+        uint8_t *out = o->pixels + (size_t)y * w;
+        if (h->frame_format == 2 && (!pool || (o->held_format == 2 && held_seen == seen))) {
+            /* both black past `seen`, and gray of black is 0 */
+#ifdef EMU_AVX2_FORMS
+            if (emu_avx2_forms())
+                gray565_avx2(cur, held, out, seen);
+            else
+#endif
+                gray565(cur, held, out, 0, seen);
+            memset(out + seen, 0, w - seen);
+            continue;
+        }
+        to_planes(cur, h->frame_format, seen, w, r, g, b);
+        if (pool) {
+            to_planes(held, o->held_format, held_seen, w, hr, hg, hb);
+            max_into(r, hr, w);
+            max_into(g, hg, w);
+            max_into(b, hb, w);
+        }
+        gray_row(r, g, b, out, w);
     }
 }
 
@@ -191,12 +259,11 @@ void emu_obs_hold(const emu_host *h, emu_obs *o) {
         crop_rgb(o, h, o->held);
         return;
     }
-    unsigned cols = visible_columns(o, h);
-    size_t plane = (size_t)o->crop_w * o->crop_h;
-    for (unsigned y = 0; y < o->crop_h; y++) {
-        uint8_t *r = o->held_planes + (size_t)y * o->crop_w;
-        row_to_planes(o, h, y, cols, r, r + plane, r + 2 * plane);
-    }
+    o->held_format = h->frame_format;
+    o->held_cols = visible_columns(o, h);
+    o->held_rows = visible_rows(o, h);
+    size_t bytes = (size_t)o->held_cols * (h->frame_format == 1 ? 4 : 2);
+    for (unsigned y = 0; y < o->held_rows; y++) memcpy(o->held_raw + (size_t)y * o->crop_w * 4, crop_row(o, h, y), bytes);
 }
 
 static void pool_rgb(emu_obs *o) {
@@ -208,7 +275,7 @@ static void pool_rgb(emu_obs *o) {
 
 void emu_obs_build(const emu_host *h, emu_obs *o, int pool, uint8_t *dst) {
     if (o->gray) {
-        gray_from_planes(o, h, pool);
+        gray_rows(o, h, pool);
     } else {
         crop_rgb(o, h, o->rgb);
         if (pool) pool_rgb(o);

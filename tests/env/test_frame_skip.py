@@ -183,3 +183,26 @@ def test_the_plain_c_forms_give_the_same_observations():
             assert np.array_equal(wide, plain)
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("pool", [True, False])
+def test_a_32_bit_core_through_the_plane_path(stable_atari, pool):
+    """Stella sends XRGB8888 frames: the observation is the cv2 pipeline over the env's own screens."""
+    plain = stable_atari("Pong")
+    shaped_env = stable_atari("Pong", frame_skip=3, max_pool=pool, grayscale=True, obs_size=(84, 84))
+    rng = np.random.default_rng(5)
+    plain.reset(seed=0)
+    assert np.array_equal(shaped(plain.get_screen(), (84, 84), True), shaped_env.reset(seed=0)[0])
+    for step in range(60):
+        action = rng.integers(0, 2, plain.action_space.n)
+        frames, total = [], 0.0
+        for _ in range(3):
+            obs, reward, terminated, _, _ = plain.step(action)
+            frames.append(obs)
+            total += reward
+            if terminated:
+                break
+        ours = shaped_env.step(action)
+        assert ours[1] == total and ours[2] == terminated
+        last = np.maximum(frames[-2], frames[-1]) if pool and len(frames) == 3 else frames[-1]
+        assert np.array_equal(shaped(last, (84, 84), True), ours[0]), f"step {step}"
