@@ -37,7 +37,8 @@ emu_obs *emu_obs_new(unsigned screen_w, unsigned screen_h, unsigned crop_x, unsi
     if (!crop_w || !crop_h || !out_w || !out_h || out_w > crop_w || out_h > crop_h) return NULL;
     emu_obs *o = calloc(1, sizeof *o);
     if (!o) return NULL;
-    *o = (emu_obs){screen_w, screen_h, crop_x, crop_y, crop_w, crop_h, out_w, out_h, gray, gray ? 1u : 3u};
+    *o = (emu_obs){.screen_w = screen_w, .screen_h = screen_h, .crop_x = crop_x, .crop_y = crop_y, .crop_w = crop_w,
+                   .crop_h = crop_h, .out_w = out_w, .out_h = out_h, .gray = gray, .channels = gray ? 1u : 3u};
     size_t rgb = (size_t)crop_w * crop_h * 3;
     o->held = calloc(rgb, 1);
     o->rgb = malloc(rgb);

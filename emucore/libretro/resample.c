@@ -26,7 +26,8 @@ struct emu_area {
     area_weight *xtab, *ytab;
     unsigned xtab_size, ytab_size;
     float *buf, *sum;     /* one destination row of sums, x channels */
-    rows_vector *rows;    /* one channel: every source row's horizontal sums, [src_h / 8][dst_w][8] */
+    rows_vector *sums;    /* one channel: eight source rows' horizontal sums, [dst_w][8] */
+    float *lines;         /* one channel: every source row's horizontal sums, [src_h][dst_w] */
     unsigned *pad_src;    /* one channel: xtab as per_dx entries for each dx (padded with weight 0) */
     float *pad_alpha;
     unsigned per_dx;
@@ -98,15 +99,15 @@ emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned 
     if (!dst_w || !dst_h || dst_w > src_w || dst_h > src_h || (channels != 1 && channels != 3)) return NULL;
     emu_area *a = calloc(1, sizeof *a);
     if (!a) return NULL;
-    *a = (emu_area){src_w, src_h, dst_w, dst_h, channels};
-    unsigned blocks = (src_h + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE;
+    *a = (emu_area){.src_w = src_w, .src_h = src_h, .dst_w = dst_w, .dst_h = dst_h, .channels = channels};
     a->xtab = malloc(sizeof(area_weight) * (src_w + 2 * dst_w));
     a->ytab = malloc(sizeof(area_weight) * (src_h + 2 * dst_h));
     a->buf = malloc(sizeof(float) * dst_w * channels);
     a->sum = malloc(sizeof(float) * dst_w * channels);
-    a->rows = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * dst_w * blocks);
+    a->sums = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * dst_w);
+    a->lines = malloc(sizeof(float) * dst_w * src_h);
     a->tile = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * src_w);
-    if (!a->xtab || !a->ytab || !a->buf || !a->sum || !a->rows || !a->tile) {
+    if (!a->xtab || !a->ytab || !a->buf || !a->sum || !a->sums || !a->lines || !a->tile) {
         emu_area_free(a);
         return NULL;
     }
@@ -125,7 +126,8 @@ void emu_area_free(emu_area *a) {
     free(a->ytab);
     free(a->buf);
     free(a->sum);
-    free(a->rows);
+    free(a->sums);
+    free(a->lines);
     free(a->pad_src);
     free(a->pad_alpha);
     free(a->tile);
@@ -180,6 +182,48 @@ static void side_by_side(const uint8_t *const *rows, unsigned width, rows_vector
     side_by_side_scalar(rows, 0, width, tile);
 }
 
+static void lay_out_scalar(const rows_vector *sums, unsigned from, unsigned width, unsigned rows, float *lines) {
+    for (unsigned dx = from; dx < width; dx++)
+        for (unsigned r = 0; r < rows; r++) lines[(size_t)r * width + dx] = sums[dx][r];
+}
+
+#ifdef EMU_AVX2_FORMS
+/* Eight sums at a time: an 8x8 float transpose. */
+__attribute__((target("avx2"))) static void lay_out_avx2(const rows_vector *sums, unsigned width, unsigned rows,
+                                                        float *lines) {
+    unsigned dx = 0;
+    for (; dx + 8 <= width; dx += 8) {
+        __m256 v[8], t[8], u[8];
+        for (unsigned i = 0; i < 8; i++) v[i] = _mm256_loadu_ps((const float *)&sums[dx + i]);
+        for (unsigned i = 0; i < 8; i += 2) {
+            t[i] = _mm256_unpacklo_ps(v[i], v[i + 1]);
+            t[i + 1] = _mm256_unpackhi_ps(v[i], v[i + 1]);
+        }
+        for (unsigned i = 0; i < 8; i += 4) {
+            u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+            u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+            u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+            u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+        }
+        for (unsigned r = 0; r < rows; r++) /* row r: lanes r of sums[dx..dx+7] */
+            _mm256_storeu_ps(lines + (size_t)r * width + dx,
+                             _mm256_permute2f128_ps(u[r % 4], u[4 + r % 4], r < 4 ? 0x20 : 0x31));
+    }
+    lay_out_scalar(sums, dx, width, rows, lines);
+}
+#endif
+
+/* The eight rows' sums as rows of lines: lines[r][dx] = sums[dx][r]. */
+static void lay_out(const rows_vector *sums, unsigned width, unsigned rows, float *lines) {
+#ifdef EMU_AVX2_FORMS
+    if (emu_avx2_forms()) {
+        lay_out_avx2(sums, width, rows, lines);
+        return;
+    }
+#endif
+    lay_out_scalar(sums, 0, width, rows, lines);
+}
+
 /* One channel: every source row's horizontal sums, each in xtab order as OpenCV adds them. */
 WIDE static void gray_row_sums(emu_area *a, const uint8_t *src) {
     unsigned width = a->src_w, last = a->src_h - 1, per_dx = a->per_dx;
@@ -187,7 +231,7 @@ WIDE static void gray_row_sums(emu_area *a, const uint8_t *src) {
         const uint8_t *rows[ROWS_AT_ONCE];
         for (unsigned r = 0; r < ROWS_AT_ONCE; r++) rows[r] = src + (size_t)(first + r < last ? first + r : last) * width;
         side_by_side(rows, width, a->tile);
-        rows_vector *sums = a->rows + (size_t)(first / ROWS_AT_ONCE) * a->dst_w;
+        rows_vector *sums = a->sums;
         for (unsigned dx = 0; dx < a->dst_w; dx++) {
             const unsigned *at = a->pad_src + dx * per_dx;
             const float *alpha = a->pad_alpha + dx * per_dx;
@@ -195,6 +239,8 @@ WIDE static void gray_row_sums(emu_area *a, const uint8_t *src) {
             for (unsigned k = 0; k < per_dx; k++) acc += a->tile[at[k]] * alpha[k]; /* a multiply, then an add */
             sums[dx] = acc;
         }
+        unsigned filled = last - first + 1 < ROWS_AT_ONCE ? last - first + 1 : ROWS_AT_ONCE;
+        lay_out(sums, a->dst_w, filled, a->lines + (size_t)first * a->dst_w);
     }
 }
 
@@ -206,9 +252,9 @@ static void area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
     for (unsigned j = 0; j < a->ytab_size; j++) {
         float beta = a->ytab[j].alpha;
         unsigned dy = a->ytab[j].dst, sy = a->ytab[j].src;
+        const float *buf = a->buf;
         if (a->channels == 1) {
-            const rows_vector *sums = a->rows + (size_t)(sy / ROWS_AT_ONCE) * a->dst_w;
-            for (unsigned x = 0; x < row; x++) a->buf[x] = sums[x][sy % ROWS_AT_ONCE];
+            buf = a->lines + (size_t)sy * a->dst_w;
         } else {
             const uint8_t *s = src + (size_t)sy * src_row;
             memset(a->buf, 0, sizeof(float) * row);
@@ -225,10 +271,10 @@ static void area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
                 uint8_t *d = dst + (size_t)prev_dy * row;
                 for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
             }
-            for (unsigned x = 0; x < row; x++) a->sum[x] = beta * a->buf[x];
+            for (unsigned x = 0; x < row; x++) a->sum[x] = beta * buf[x];
             prev_dy = dy;
         } else {
-            for (unsigned x = 0; x < row; x++) a->sum[x] += beta * a->buf[x];
+            for (unsigned x = 0; x < row; x++) a->sum[x] += beta * buf[x];
         }
     }
     uint8_t *d = dst + (size_t)prev_dy * row;
