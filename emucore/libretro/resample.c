@@ -25,13 +25,15 @@ struct emu_area {
     unsigned src_w, src_h, dst_w, dst_h, channels;
     area_weight *xtab, *ytab;
     unsigned xtab_size, ytab_size;
-    float *buf, *sum;     /* one destination row of sums, x channels */
+    float *sum;           /* one destination row of sums */
     rows_vector *sums;    /* one channel: eight source rows' horizontal sums, [dst_w][8] */
     float *lines;         /* one channel: every source row's horizontal sums, [src_h][dst_w] */
     unsigned *pad_src;    /* one channel: xtab as per_dx entries for each dx (padded with weight 0) */
     float *pad_alpha;
     unsigned per_dx;
     rows_vector *tile;    /* one channel: eight source rows side by side, [src_w][8] */
+    emu_area *plane;      /* three channels: each resampled alone (OpenCV's sums are per channel) */
+    uint8_t *planes;      /* three channels: the source's three planes, then the destination's */
 };
 
 static int avx2 = -1;
@@ -102,12 +104,11 @@ emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned 
     *a = (emu_area){.src_w = src_w, .src_h = src_h, .dst_w = dst_w, .dst_h = dst_h, .channels = channels};
     a->xtab = malloc(sizeof(area_weight) * (src_w + 2 * dst_w));
     a->ytab = malloc(sizeof(area_weight) * (src_h + 2 * dst_h));
-    a->buf = malloc(sizeof(float) * dst_w * channels);
     a->sum = malloc(sizeof(float) * dst_w * channels);
     a->sums = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * dst_w);
     a->lines = malloc(sizeof(float) * dst_w * src_h);
     a->tile = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * src_w);
-    if (!a->xtab || !a->ytab || !a->buf || !a->sum || !a->sums || !a->lines || !a->tile) {
+    if (!a->xtab || !a->ytab || !a->sum || !a->sums || !a->lines || !a->tile) {
         emu_area_free(a);
         return NULL;
     }
@@ -117,6 +118,14 @@ emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned 
         emu_area_free(a);
         return NULL;
     }
+    if (channels == 3) {
+        a->plane = emu_area_new(src_w, src_h, dst_w, dst_h, 1);
+        a->planes = malloc(((size_t)src_w * src_h + (size_t)dst_w * dst_h) * 3);
+        if (!a->plane || !a->planes) {
+            emu_area_free(a);
+            return NULL;
+        }
+    }
     return a;
 }
 
@@ -124,13 +133,14 @@ void emu_area_free(emu_area *a) {
     if (!a) return;
     free(a->xtab);
     free(a->ytab);
-    free(a->buf);
     free(a->sum);
     free(a->sums);
     free(a->lines);
     free(a->pad_src);
     free(a->pad_alpha);
     free(a->tile);
+    emu_area_free(a->plane);
+    free(a->planes);
     free(a);
 }
 
@@ -244,28 +254,15 @@ WIDE static void gray_row_sums(emu_area *a, const uint8_t *src) {
     }
 }
 
-/* OpenCV's ResizeArea_Invoker over the whole image, in its order of float sums. */
+/* OpenCV's ResizeArea_Invoker over a one-channel image, in its order of float sums. */
 static void area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
-    unsigned row = a->dst_w * a->channels, src_row = a->src_w * a->channels;
+    unsigned row = a->dst_w;
     unsigned prev_dy = a->ytab[0].dst;
-    if (a->channels == 1) gray_row_sums(a, src);
+    gray_row_sums(a, src);
     for (unsigned j = 0; j < a->ytab_size; j++) {
         float beta = a->ytab[j].alpha;
         unsigned dy = a->ytab[j].dst, sy = a->ytab[j].src;
-        const float *buf = a->buf;
-        if (a->channels == 1) {
-            buf = a->lines + (size_t)sy * a->dst_w;
-        } else {
-            const uint8_t *s = src + (size_t)sy * src_row;
-            memset(a->buf, 0, sizeof(float) * row);
-            for (unsigned k = 0; k < a->xtab_size; k++) {
-                unsigned sx = a->xtab[k].src, dx = a->xtab[k].dst;
-                float alpha = a->xtab[k].alpha;
-                a->buf[dx] += s[sx] * alpha;
-                a->buf[dx + 1] += s[sx + 1] * alpha;
-                a->buf[dx + 2] += s[sx + 2] * alpha;
-            }
-        }
+        const float *buf = a->lines + (size_t)sy * a->dst_w;
         if (j == 0 || dy != prev_dy) {
             if (j != 0) {
                 uint8_t *d = dst + (size_t)prev_dy * row;
@@ -299,11 +296,24 @@ static void block_resize(const emu_area *a, const uint8_t *src, uint8_t *dst) {
     }
 }
 
+/* Three channels: OpenCV sums each channel alone, in the same order, so each plane is resampled as one. */
+static void planes_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
+    size_t in = (size_t)a->src_w * a->src_h, out = (size_t)a->dst_w * a->dst_h;
+    uint8_t *planes = a->planes, *resized = planes + 3 * in;
+    for (size_t i = 0; i < in; i++)
+        for (unsigned c = 0; c < 3; c++) planes[c * in + i] = src[3 * i + c];
+    for (unsigned c = 0; c < 3; c++) area_resize(a->plane, planes + c * in, resized + c * out);
+    for (size_t i = 0; i < out; i++)
+        for (unsigned c = 0; c < 3; c++) dst[3 * i + c] = resized[c * out + i];
+}
+
 void emu_area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
     if (a->dst_w == a->src_w && a->dst_h == a->src_h)
         memcpy(dst, src, (size_t)a->src_w * a->src_h * a->channels);
     else if (a->src_w % a->dst_w == 0 && a->src_h % a->dst_h == 0)
         block_resize(a, src, dst);
+    else if (a->channels == 3)
+        planes_resize(a, src, dst);
     else
         area_resize(a, src, dst);
 }
