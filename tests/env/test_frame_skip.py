@@ -62,6 +62,9 @@ def shaped(frame: np.ndarray, size, gray: bool) -> np.ndarray:
     ("StudioDemo-Nes", 4, True, (120, 128), False),
     ("Airstriker-Genesis-v0", 2, True, None, True),
     ("Airstriker-Genesis-v0", 4, True, (84, 84), True),
+    ("Airstriker-Genesis-v0", 3, True, (84, 84), False),
+    ("Airstriker-Genesis-v0", 2, False, (112, 160), True),
+    ("Airstriker-Genesis-v0", 2, True, (56, 80), False),
 ])
 def test_same_as_stable_retro_under_sb3_wrappers(game, skip, pool, size, gray):
     theirs = their_env(game, skip, pool)
