@@ -28,6 +28,8 @@ import numpy as np
 from emucore.datatypes import ALL_ONES, U64, DataType, InvalidTypeError, parse_type
 from emucore.errors import UnmappedAddressError
 from emucore.libretro.evaluator import NativeEvaluator, NodeCode, TermCode, VarCode
+from emucore.libretro.observations import ObservationPlan
+from emucore.libretro.session import CoreSession
 from emucore.memory import AddressSpace
 from emucore.operations import EVALUATE, Operation
 from emucore.scenario import DoneNode, RewardSpec, Scenario, Term
@@ -131,6 +133,7 @@ class CompiledScenario:
             terms += [code(name, term) for name, term in spec.variables.items()]
             players.append((first, len(terms) - first, _float32(initial)))
         self.players = [player for player, _ in scored]
+        self._slot_of_player = {player: i for i, player in enumerate(self.players)}
         self._kept: list[np.float32 | None] = [None] * len(self.players)  # the totals last written
         self._native = NativeEvaluator(len(self.names), [index[name] for name in self._slots], tests, nodes,
                                        children, terms, players)
@@ -171,6 +174,13 @@ class CompiledScenario:
     def run(self, rewards: list[float], totals: list[np.float32]) -> bool:
         """One evaluation over the bound memory: done; each scored player's reward (a float32 value)
         is written into ``rewards`` and added to its ``totals`` entry in float32 (GameData's lists)."""
+        odd = self._take(totals)
+        done = self._native.run()
+        self._give(rewards, totals, odd)
+        return done
+
+    def _take(self, totals: list[np.float32]) -> list[int] | None:
+        """Totals set since the last evaluation go to C; those not float32 (C cannot add them) are named."""
         native, kept = self._native, self._kept
         sums = native.totals
         odd = None
@@ -181,14 +191,49 @@ class CompiledScenario:
                     sums[i] = total
                 else:  # another type adds otherwise: as the Python does it
                     odd = [*(odd or ()), i]
-        done = native.run()
-        reward = native.reward
+        return odd
+
+    def _give(self, rewards: list[float], totals: list[np.float32], odd: list[int] | None) -> None:
+        native, kept = self._native, self._kept
+        sums, reward = native.totals, native.reward
         for i, player in enumerate(self.players):
             rewards[player] = reward[i]
             if odd is not None and i in odd:
                 sums[i] = np.float32(totals[player] + np.float32(reward[i]))
             totals[player] = kept[i] = sums[i]
-        return done
+
+    def take_totals(self, totals: list[np.float32]) -> bool:
+        """Before ``run_frames``: the totals set since the last evaluation go to C; False (run frame by
+        frame) while one set from outside is not a float32 (the Python adds it as it is)."""
+        return self._take(totals) is None
+
+    def run_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None) -> None:
+        """Up to ``frames`` frames run, each evaluated as by ``run()``, in one call into C (see
+        NativeEvaluator.run_frames); then ``ran()`` says what ran, and ``give()`` hands the last evaluated
+        frame's rewards and the totals to GameData's lists. Either, even after an exception."""
+        self._native.run_frames(session, frames, hold)
+
+    def ran(self) -> tuple[int, int, bool]:
+        """The last ``run_frames``'s frames run, of them evaluated, and whether the last evaluated was done."""
+        return self._native.ran()
+
+    def give(self, rewards: list[float], totals: list[np.float32]) -> None:
+        self._give(rewards, totals, None)
+
+    def reward_sums(self, evaluated: int, rewards: list[float], players: int) -> list[float]:
+        """Players 0 .. players - 1's rewards over the frames ``run_frames`` evaluated, summed in frame
+        order as Python floats (a player not scored has the same reward at every frame)."""
+        sums = []
+        for player in range(players):
+            slot = self._slot_of_player.get(player)
+            if slot is not None:
+                sums.append(self._native.sums[slot])
+                continue
+            total = reward = rewards[player]
+            for _ in range(evaluated - 1):
+                total = total + reward
+            sums.append(total)
+        return sums
 
     def delta(self, name: str) -> int:
         """``name``'s delta at the last evaluation (0 without one before it), as GameData.measure."""

@@ -338,7 +338,7 @@ class Emulator:
         session = self.session
         # Blocks are the descriptors' pointers, and a core that moves them sends new maps; else
         # the one block is SYSTEM_RAM, wherever the core said it was after its last frame.
-        key = (session.memory_maps_version,) if session.memory_maps else session.ram_location
+        key = (session.memory_maps_version,) if session.memory_maps else session.memory_location
         if self._address_space is None or key != self._address_key:
             self._address_space = self._build_address_space()
             self._address_key = key

@@ -18,6 +18,8 @@ from emucore.datatypes import ALL_ONES
 from emucore.done_explanation import DoneReason, explain
 from emucore.emulator import PLAYERS
 from emucore.errors import UnmappedAddressError
+from emucore.libretro import CoreSession
+from emucore.libretro.observations import ObservationPlan
 from emucore.memory import AddressSpace
 from emucore.scenario import DoneNode, RewardSpec, Scenario, ScenarioError, Term
 
@@ -157,6 +159,37 @@ class GameData:
             self.totals[player] = np.float32(self.totals[player] + reward)
         self.frame += 1
         self._live = None
+
+    def update_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
+                      players: int = 1) -> tuple[int, int, list[float] | None] | None:
+        """Up to ``frames`` frames of the emulator whose ``session`` this memory is run and evaluated in
+        one call into C, as ``frames`` times ``Emulator.step()`` then ``update_ram()`` (the state after is
+        the same); ``hold`` holds the frame before the last (ObservationPlan.hold). The loop stops after a
+        done frame, and before evaluating a frame after which memory may have moved (or the core called
+        into Python): then that frame has run and ``update_ram()`` is for the caller to call.
+
+        Returns (frames run, of them evaluated, players 0 .. players - 1's rewards over the evaluated
+        frames summed as Python floats, or None if none was), or None, with nothing run, when the
+        scenario is not evaluated compiled now (the caller steps frame by frame).
+        """
+        compiled = self._compiled
+        if not (compiled is not None and self.compile and compiled.bind(self._memory())
+                and compiled.take_totals(self.totals)):
+            return None
+        if not self._in_c:
+            compiled.load(self._now if self._evaluated else {})
+            self._in_c = True
+        try:
+            compiled.run_frames(session, frames, hold)
+        finally:  # the frames evaluated before an exception count, as they do frame by frame
+            ran, evaluated, done = compiled.ran()
+            if evaluated:
+                compiled.give(self.rewards, self.totals)
+                self._evaluated = True
+                self.done = done
+                self._values = compiled.values
+                self.frame += evaluated
+        return ran, evaluated, compiled.reward_sums(evaluated, self.rewards, players) if evaluated else None
 
     @property
     def compiled(self) -> bool:

@@ -240,8 +240,23 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         masks = self._press(action)
         data, plan = self.data, self._plan
         total: Any = None
-        for index in range(skip):
-            self._frame(masks)
+        start, pending = 0, False  # frames run and evaluated in C; whether one more ran unevaluated
+        if self.movie is None:  # the frames in one call into C, where the scenario is compiled
+            multi = self.players > 1 and self.multi_rewards
+            run = data.update_frames(self.em.session, skip, plan if pools else None, self.players if multi else 1)
+            if run is not None:
+                ran, start, sums = run
+                pending = ran > start
+                if sums is not None:
+                    total = sums if multi else sums[0]
+                if start == skip or start and data.done:
+                    return self._observe(pools and start == skip, out), total, data.done, data.info_after_update()
+        for index in range(start, skip):
+            if pending:  # C stopped before evaluating it (memory may have moved)
+                pending = False
+                data.update_ram()
+            else:
+                self._frame(masks)
             reward = self._reward()
             total = reward if total is None else [a + b for a, b in zip(total, reward)] if isinstance(reward, list) \
                 else total + reward

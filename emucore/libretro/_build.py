@@ -46,6 +46,8 @@ typedef struct emu_host {
     uint64_t frames_run;
     const void *ram_data;
     size_t ram_size;
+    uint64_t python_calls;
+    uint64_t memory_maps_sets;
     ...;
 } emu_host;
 

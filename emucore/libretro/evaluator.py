@@ -12,6 +12,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from emucore.libretro._native import ffi, lib
+from emucore.libretro.observations import ObservationPlan
+from emucore.libretro.session import CoreSession
 
 
 class TermCode(NamedTuple):
@@ -96,6 +98,8 @@ class NativeEvaluator:
         p.rewards = buffer("float", self.rewards)
         p.totals = buffer("float", self.totals)
         self.reward = p.rewards  # indexed: a Python float, with no numpy scalar made
+        self.sums = buffer("double", np.zeros(max(len(players), 1), dtype=np.float64))  # run_frames's
+        self._result = ffi.new("emu_skip_result *")
         self._vars: Any = None
         self.bound: object | None = None
 
@@ -122,6 +126,26 @@ class NativeEvaluator:
     def run(self) -> bool:
         """One evaluation: done; ``values``, ``rewards``, ``totals`` and the delta slots are written."""
         return bool(lib.emu_eval_run(self._program))
+
+    def run_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
+                   location: tuple[int, int, int] | None = None) -> None:
+        """Up to ``frames`` frames of ``session`` run and evaluated in one call into C (skip.h says how),
+        ``hold`` holding the one before the last; ``ran()`` then says what ran, ``sums`` each player's
+        rewards summed. The program is bound to the memory at ``location`` (``session.memory_location``,
+        the default: where it is now). CoreError if the core threw, or what a callback raised, after the
+        frames before it ran and were evaluated."""
+        ram, size, maps = session.memory_location if location is None else location
+        self._result.evaluated = 0  # what a call refused before C ran leaves
+        code = session.call(lib.emu_skip_run, self._program, frames, ffi.NULL if hold is None else hold.pointer,
+                            ram, size, maps, not session.memory_maps, self.sums, self._result)
+        if code < 0:
+            raise session.core_threw("retro_run")
+
+    def ran(self) -> tuple[int, int, bool]:
+        """The last ``run_frames``'s frames run, of them evaluated (the last may not be), and whether the
+        last evaluated was done."""
+        result = self._result
+        return result.ran, result.evaluated, bool(result.done)
 
     def load(self, last: Sequence[int | None]) -> None:
         """Sets each delta slot's last value (None: no value yet, the next delta is 0)."""

@@ -23,6 +23,7 @@ void emu_py_log(void *userdata, int level, const char *text);
 #define ENV_GET_CURRENT_SOFTWARE_FRAMEBUFFER (40u | ENV_EXPERIMENTAL)
 #define ENV_GET_AUDIO_VIDEO_ENABLE (47u | ENV_EXPERIMENTAL)
 #define ENV_GET_INPUT_BITMASKS (51u | ENV_EXPERIMENTAL)
+#define ENV_SET_MEMORY_MAPS 36u /* with ENV_EXPERIMENTAL */
 #define HW_FRAME_BUFFER_VALID ((const void *)-1)
 
 static __thread emu_host *tls_host;
@@ -54,6 +55,7 @@ static void log_cb(int level, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    h->python_calls++;
     emu_py_log(h->userdata, level, text);
 }
 
@@ -94,6 +96,8 @@ static bool environment_cb(unsigned cmd, void *data) {
         ((struct log_interface *)data)->log = log_cb;
         return true;
     default:
+        h->python_calls++;
+        if ((cmd & ~ENV_EXPERIMENTAL) == ENV_SET_MEMORY_MAPS) h->memory_maps_sets++;
         return emu_py_environment(h->userdata, cmd, data);
     }
 }

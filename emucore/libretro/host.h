@@ -112,6 +112,12 @@ typedef struct emu_host {
     const void *ram_data;
     size_t ram_size;
     bool asking_ram;
+
+    /* calls the core made into Python (environment commands not answered here, log lines), and the
+     * memory maps it sent (RETRO_ENVIRONMENT_SET_MEMORY_MAPS, counted before Python handles them):
+     * frames run in C stop after one in which either changed (skip.c) */
+    uint64_t python_calls;
+    uint64_t memory_maps_sets;
 } emu_host;
 
 emu_host *emu_host_new(void *userdata);

@@ -30,6 +30,11 @@ class ObservationPlan:
         self._session = session  # the emulator's current session: a reload swaps it
         self.shape = (out_h, out_w, 1 if gray else 3)
 
+    @property
+    def pointer(self) -> Any:
+        """The C plan (``emu_obs *``), for frame loops in C that hold a frame (emucore.libretro.evaluator)."""
+        return self._plan
+
     def hold(self) -> None:
         """Keeps the current frame, to be pooled with the next."""
         self._session().call(lib.emu_obs_hold, self._plan)

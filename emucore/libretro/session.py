@@ -233,9 +233,9 @@ class CoreSession:
 
     def run(self, count: int = 1) -> None:
         if self._call(lib.emu_run) if count == 1 else self._call(lib.emu_run_frames, count):
-            raise self._core_threw("retro_run")
+            raise self.core_threw("retro_run")
 
-    def _core_threw(self, function: str) -> CoreError:
+    def core_threw(self, function: str) -> CoreError:
         """The core threw a C++ exception (caught at the boundary): its state is whatever it left."""
         message = ffi.string(self._host.error).decode("utf-8", "replace")
         return CoreError(f"{self.label}: {function}: {message}; load a state or reset before going on")
@@ -256,7 +256,7 @@ class CoreSession:
         result = self._call(lib.emu_step_pressed, ffi.from_buffer(flags), flags.size, table,
                             ffi.from_buffer("uint8_t[]", out), out.shape[1], out.shape[0])
         if result == -1:
-            raise self._core_threw("retro_run")
+            raise self.core_threw("retro_run")
         return result
 
     def set_button_bits(self, port: int, bits: int) -> None:
@@ -325,17 +325,17 @@ class CoreSession:
         """True if the core loaded ``data``, False if it refused it; CoreError if it threw on it."""
         result = self._call(lib.emu_unserialize, ffi.from_buffer(data), len(data))
         if result < 0:
-            raise self._core_threw("retro_unserialize")
+            raise self.core_threw("retro_unserialize")
         return bool(result)
 
     # ---- memory ----
 
     @property
-    def ram_location(self) -> tuple[int, int]:
-        """(address, size) of the core's SYSTEM_RAM as the host last asked: after every frame, reset,
-        state load and game load, the times a core may move it. No call into the core."""
+    def memory_location(self) -> tuple[int, int, int]:
+        """(address, size) of the core's SYSTEM_RAM as the host last asked (after every frame, reset, state
+        load and game load, the times a core may move it), and the memory maps the core has sent. No call."""
         host = self._live_host()
-        return int(ffi.cast("uintptr_t", host.ram_data)), int(host.ram_size)
+        return int(ffi.cast("uintptr_t", host.ram_data)), int(host.ram_size), int(host.memory_maps_sets)
 
     def memory_region(self, region_id: int) -> np.ndarray:
         """A zero-copy view of a retro_get_memory_data region (empty if the core has none)."""
