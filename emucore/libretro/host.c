@@ -306,7 +306,7 @@ bool emu_load_game(emu_host *h, const struct retro_game_info *game) {
 }
 
 void emu_unload_game(emu_host *h) {
-    if (!h) return; ENTER(h); h->retro_unload_game(); LEAVE(); }
+    if (!h) { return; } ENTER(h); h->retro_unload_game(); LEAVE(); }
 
 int emu_run(emu_host *h) {
     if (!h) return 0;
@@ -334,7 +334,7 @@ int emu_run_frames(emu_host *h, unsigned count) {
 }
 
 void emu_reset(emu_host *h) {
-    if (!h) return; ENTER(h); h->retro_reset(); note_system_ram(h); LEAVE(); }
+    if (!h) { return; } ENTER(h); h->retro_reset(); note_system_ram(h); LEAVE(); }
 
 size_t emu_serialize_size(emu_host *h) {
     if (!h) return 0;
@@ -385,10 +385,10 @@ void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device)
 }
 
 void emu_cheat_reset(emu_host *h) {
-    if (!h || !h->retro_cheat_reset) return; ENTER(h); h->retro_cheat_reset(); LEAVE(); }
+    if (!h || !h->retro_cheat_reset) { return; } ENTER(h); h->retro_cheat_reset(); LEAVE(); }
 
 void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code) {
-    if (!h || !h->retro_cheat_set) return; ENTER(h); h->retro_cheat_set(index, enabled, code); LEAVE(); }
+    if (!h || !h->retro_cheat_set) { return; } ENTER(h); h->retro_cheat_set(index, enabled, code); LEAVE(); }
 
 unsigned emu_get_region(emu_host *h) {
     if (!h || !h->retro_get_region) return 0;
