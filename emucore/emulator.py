@@ -39,7 +39,6 @@ from emucore.systems import CoreLibrary, System, get_system, library, system_for
 
 PLAYERS = 2
 """Controller ports the host drives, and players an integration scores (stable-retro's two)."""
-_FLAG_DTYPES = (np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.bool_))
 
 
 def _compat_screen_size(core: CoreLibrary, rom_path: Path, geometry: Geometry) -> tuple[int, int]:
@@ -179,7 +178,8 @@ class Emulator:
         sequence of up to 16 flags in button-index order (stable-retro's form)."""
         if not 0 <= player < PLAYERS:
             raise ValueError(f"player {player} is out of range (0..{PLAYERS - 1})")
-        if isinstance(mask, np.ndarray) and mask.dtype in _FLAG_DTYPES and mask.ndim == 1 and mask.size <= 16:
+        if (type(mask) is np.ndarray and mask.ndim == 1 and mask.size <= 16 and mask.dtype.itemsize == 1
+                and mask.dtype.kind in "biu"):
             self._session.set_button_flags(player, np.ascontiguousarray(mask))
             return
         if isinstance(mask, (int, np.integer)):

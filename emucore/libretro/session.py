@@ -244,8 +244,8 @@ class CoreSession:
         self._call(lib.emu_reset)
 
     def set_button_flags(self, port: int, flags: np.ndarray) -> None:
-        """One uint8 flag per button in button-index order (at most 16)."""
-        self._call(lib.emu_set_buttons, port, ffi.from_buffer(flags), flags.size)
+        """One uint8 flag per button (at most 16); like ``set_button_bits``, no call into the core."""
+        lib.emu_set_buttons(self._live_host(), port, ffi.from_buffer(flags), flags.size)
 
     def press(self, port: int, flags: np.ndarray, table: Any) -> bool:
         """Flags (1-byte, 0 or 1) through a ``uint16_t *`` table, or NULL; False if a flag is not 0 or 1."""
