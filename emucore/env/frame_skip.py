@@ -5,7 +5,10 @@ first frame that is done, as Stable-Baselines3's ``MaxAndSkipEnv``; by default (
 the observation is the per-channel maximum of the last two frames. ``grayscale=True`` and
 ``obs_size=(h, w)`` then turn it gray and resample it as SB3's ``WarpFrame`` does (OpenCV's
 RGB-to-gray and ``INTER_AREA``). All of it is done in C on the frames that are observed; the frames
-in between are never converted. Differences from those wrappers, on purpose:
+in between are never converted. Where the scenario is compiled and no movie is recording, the k frames,
+their evaluations, the reward sum and the frame held for pooling are one call into C as well
+(``GameData.update_frames``); the per-frame loop takes over after a frame that moved memory. Differences
+from those wrappers, on purpose:
 
 - An episode that ends before the k-th frame observes its last frame alone (the wrappers pool it
   with frames left over from the step before).

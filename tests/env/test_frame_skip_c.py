@@ -132,3 +132,63 @@ def test_the_host_counts_memory_maps():
             assert session.memory_location[:2] != (0, 0)
         finally:
             env.close()
+
+
+def test_one_frame_observed_gray_is_the_same_as_frame_by_frame():
+    play("StudioDemo-Genesis", 1, False, 600, need_mid_skip_done=False, grayscale=True, obs_size=(84, 84))
+
+
+def test_update_frames_sums_every_players_rewards_as_python_floats():
+    """Player 2 (not scored here) sums its reward at every frame too, as the env's multi_rewards loop does."""
+    ours, reference = make("StudioDemo-Genesis", 4, True, True), make("StudioDemo-Genesis", 4, True, False)
+    try:
+        ours.reset(seed=0)
+        reference.reset(seed=0)
+        ours.data.rewards[1] = reference.data.rewards[1] = 0.1  # what no evaluation writes stays each frame's
+        for _ in range(100):
+            ours.em.set_button_mask(0b1000_0001)
+            reference.em.set_button_mask(0b1000_0001)
+            ran, evaluated, sums = ours.data.update_frames(ours.em.session, 4, None, players=2)
+            expected = None
+            for _ in range(evaluated):
+                reference.em.step()
+                reference.data.update_ram()
+                rewards = [reference.data.current_reward(p) for p in range(2)]
+                expected = rewards if expected is None else [a + b for a, b in zip(expected, rewards)]
+            assert (ran, sums, ours.data.frame, ours.data.done) == (evaluated, expected, reference.data.frame,
+                                                                   reference.data.done)
+            if ours.data.done:
+                break
+    finally:
+        ours.close()
+        reference.close()
+
+
+def test_frames_evaluated_before_an_exception_are_counted(monkeypatch):
+    """What a callback raised comes out of the call after the frames before it: they stay evaluated."""
+    ours, reference = make("StudioDemo-Genesis", 4, True, True), make("StudioDemo-Genesis", 4, True, False)
+    try:
+        ours.reset(seed=0)
+        reference.reset(seed=0)
+        session = ours.em.session
+        call = session.call
+
+        def raising(function, *args):
+            call(function, *args)
+            raise RuntimeError("a callback raised")
+
+        monkeypatch.setattr(session, "call", raising)
+        with pytest.raises(RuntimeError, match="a callback raised"):
+            ours.data.update_frames(session, 3, None)
+        for _ in range(3):
+            reference.em.step()
+            reference.data.update_ram()
+        monkeypatch.undo()
+        assert ours.data.frame == reference.data.frame
+        assert ours.data.total_reward() == reference.data.total_reward()
+        assert ours.data.info_after_update() == reference.data.info_after_update()
+        assert ours.em.frame_count == reference.em.frame_count
+        assert np.array_equal(ours.em.get_screen(), reference.em.get_screen())
+    finally:
+        ours.close()
+        reference.close()
