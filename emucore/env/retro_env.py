@@ -226,7 +226,9 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
             and action.flags.c_contiguous
         ):
             return None
-        obs = np.empty(self._screen_shape, dtype=np.uint8)
+        shape = self._screen_shape
+        assert shape is not None  # step() calls this only then
+        obs = np.empty(shape, dtype=np.uint8)
         result = self.em.step_pressed(action, self._flag_table, obs)
         if result < 0:
             return None  # a flag other than 0 or 1, nothing run: the decoder names the problem
