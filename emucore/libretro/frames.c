@@ -224,35 +224,49 @@ __attribute__((target("avx2"))) static unsigned gray565_avx2(const uint8_t *cur,
 }
 #endif
 
-/* Gray: the current frame (its maximum with the held one if pool) into o->pixels, a row at a time. */
-static void gray_rows(emu_obs *o, const emu_host *h, int pool) {
-    unsigned w = o->crop_w, cols = visible_columns(o, h), rows = visible_rows(o, h);
+/* Gray row y of the current frame (its maximum with the held one's if pool) into out. */
+static void gray_row_of(emu_obs *o, const emu_host *h, int pool, unsigned y, unsigned cols, unsigned rows,
+                        uint8_t *out) {
+    unsigned w = o->crop_w;
     uint8_t *r = o->row_planes, *g = r + w, *b = g + w, *hr = b + w, *hg = hr + w, *hb = hg + w;
-    for (unsigned y = 0; y < o->crop_h; y++) {
-        unsigned seen = y < rows ? cols : 0, held_seen = pool && y < o->held_rows ? o->held_cols : 0;
-        const uint8_t *cur = seen ? crop_row(o, h, y) : NULL;
-        const uint8_t *held = held_seen ? o->held_raw + (size_t)y * w * 4 : NULL;
-        uint8_t *out = o->pixels + (size_t)y * w;
-        if (h->frame_format == 2 && (!pool || (o->held_format == 2 && held_seen == seen))) {
-            /* both black past `seen`, and gray of black is 0 */
+    unsigned seen = y < rows ? cols : 0, held_seen = pool && y < o->held_rows ? o->held_cols : 0;
+    const uint8_t *cur = seen ? crop_row(o, h, y) : NULL;
+    const uint8_t *held = held_seen ? o->held_raw + (size_t)y * w * 4 : NULL;
+    if (h->frame_format == 2 && (!pool || (o->held_format == 2 && held_seen == seen))) {
+        /* both black past `seen`, and gray of black is 0 */
 #ifdef EMU_AVX2_FORMS
-            if (emu_avx2_forms())
-                gray565_avx2(cur, held, out, seen);
-            else
+        if (emu_avx2_forms())
+            gray565_avx2(cur, held, out, seen);
+        else
 #endif
-                gray565(cur, held, out, 0, seen);
-            memset(out + seen, 0, w - seen);
-            continue;
-        }
-        to_planes(cur, h->frame_format, seen, w, r, g, b);
-        if (pool) {
-            to_planes(held, o->held_format, held_seen, w, hr, hg, hb);
-            max_into(r, hr, w);
-            max_into(g, hg, w);
-            max_into(b, hb, w);
-        }
-        gray_row(r, g, b, out, w);
+            gray565(cur, held, out, 0, seen);
+        memset(out + seen, 0, w - seen);
+        return;
     }
+    to_planes(cur, h->frame_format, seen, w, r, g, b);
+    if (pool) {
+        to_planes(held, o->held_format, held_seen, w, hr, hg, hb);
+        max_into(r, hr, w);
+        max_into(g, hg, w);
+        max_into(b, hb, w);
+    }
+    gray_row(r, g, b, out, w);
+}
+
+typedef struct { emu_obs *o; const emu_host *h; int pool; unsigned cols, rows; } gray_source;
+
+/* The resampler's rows, made as it asks for them into eight rows of o->pixels. */
+static const uint8_t *gray_row_for(void *context, unsigned y) {
+    gray_source *s = context;
+    uint8_t *out = s->o->pixels + (size_t)(y % 8) * s->o->crop_w;
+    gray_row_of(s->o, s->h, s->pool, y, s->cols, s->rows, out);
+    return out;
+}
+
+/* Gray: the whole frame (pooled if pool) into o->pixels. */
+static void gray_rows(emu_obs *o, const emu_host *h, int pool) {
+    unsigned cols = visible_columns(o, h), rows = visible_rows(o, h);
+    for (unsigned y = 0; y < o->crop_h; y++) gray_row_of(o, h, pool, y, cols, rows, o->pixels + (size_t)y * o->crop_w);
 }
 
 void emu_obs_hold(const emu_host *h, emu_obs *o) {
@@ -275,6 +289,11 @@ static void pool_rgb(emu_obs *o) {
 }
 
 void emu_obs_build(const emu_host *h, emu_obs *o, int pool, uint8_t *dst) {
+    if (o->gray && emu_area_streams(o->area)) { /* gray rows made as the resampler asks: no whole image */
+        gray_source source = {o, h, pool, visible_columns(o, h), visible_rows(o, h)};
+        emu_area_resize_rows(o->area, gray_row_for, &source, dst);
+        return;
+    }
     if (o->gray) {
         gray_rows(o, h, pool);
     } else {

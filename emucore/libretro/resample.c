@@ -27,7 +27,7 @@ struct emu_area {
     unsigned xtab_size, ytab_size;
     float *sum;           /* one destination row of sums */
     rows_vector *sums;    /* one channel: eight source rows' horizontal sums, [dst_w][8] */
-    float *lines;         /* one channel: every source row's horizontal sums, [src_h][dst_w] */
+    float *lines;         /* one channel: eight source rows' horizontal sums, [8][dst_w] */
     unsigned *pad_src;    /* one channel: xtab as per_dx entries for each dx (padded with weight 0) */
     float *pad_alpha;
     unsigned per_dx;
@@ -106,7 +106,7 @@ emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned 
     a->ytab = malloc(sizeof(area_weight) * (src_h + 2 * dst_h));
     a->sum = malloc(sizeof(float) * dst_w * channels);
     a->sums = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * dst_w);
-    a->lines = malloc(sizeof(float) * dst_w * src_h);
+    a->lines = malloc(sizeof(float) * dst_w * ROWS_AT_ONCE);
     a->tile = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * src_w);
     if (!a->xtab || !a->ytab || !a->sum || !a->sums || !a->lines || !a->tile) {
         emu_area_free(a);
@@ -234,48 +234,68 @@ static void lay_out(const rows_vector *sums, unsigned width, unsigned rows, floa
     lay_out_scalar(sums, 0, width, rows, lines);
 }
 
-/* One channel: every source row's horizontal sums, each in xtab order as OpenCV adds them. */
-WIDE static void gray_row_sums(emu_area *a, const uint8_t *src) {
-    unsigned width = a->src_w, last = a->src_h - 1, per_dx = a->per_dx;
-    for (unsigned first = 0; first <= last; first += ROWS_AT_ONCE) {
-        const uint8_t *rows[ROWS_AT_ONCE];
-        for (unsigned r = 0; r < ROWS_AT_ONCE; r++) rows[r] = src + (size_t)(first + r < last ? first + r : last) * width;
-        side_by_side(rows, width, a->tile);
-        rows_vector *sums = a->sums;
-        for (unsigned dx = 0; dx < a->dst_w; dx++) {
-            const unsigned *at = a->pad_src + dx * per_dx;
-            const float *alpha = a->pad_alpha + dx * per_dx;
-            rows_vector acc = {0};
-            for (unsigned k = 0; k < per_dx; k++) acc += a->tile[at[k]] * alpha[k]; /* a multiply, then an add */
-            sums[dx] = acc;
-        }
-        unsigned filled = last - first + 1 < ROWS_AT_ONCE ? last - first + 1 : ROWS_AT_ONCE;
-        lay_out(sums, a->dst_w, filled, a->lines + (size_t)first * a->dst_w);
+/* Eight source rows' horizontal sums, each in xtab order as OpenCV adds them, laid out as rows of lines. */
+WIDE static void row_sums(emu_area *a, const uint8_t *const *rows, unsigned filled) {
+    unsigned per_dx = a->per_dx;
+    side_by_side(rows, a->src_w, a->tile);
+    for (unsigned dx = 0; dx < a->dst_w; dx++) {
+        const unsigned *at = a->pad_src + dx * per_dx;
+        const float *alpha = a->pad_alpha + dx * per_dx;
+        rows_vector acc = {0};
+        for (unsigned k = 0; k < per_dx; k++) acc += a->tile[at[k]] * alpha[k]; /* a multiply, then an add */
+        a->sums[dx] = acc;
     }
+    lay_out(a->sums, a->dst_w, filled, a->lines);
 }
 
-/* OpenCV's ResizeArea_Invoker over a one-channel image, in its order of float sums. */
-static void area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
-    unsigned row = a->dst_w;
-    unsigned prev_dy = a->ytab[0].dst;
-    gray_row_sums(a, src);
-    for (unsigned j = 0; j < a->ytab_size; j++) {
-        float beta = a->ytab[j].alpha;
-        unsigned dy = a->ytab[j].dst, sy = a->ytab[j].src;
-        const float *buf = a->lines + (size_t)sy * a->dst_w;
-        if (j == 0 || dy != prev_dy) {
-            if (j != 0) {
-                uint8_t *d = dst + (size_t)prev_dy * row;
-                for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
+/* OpenCV's ResizeArea_Invoker over a one-channel image, in its order of float sums, taking source rows
+ * eight at a time: the table's source rows never go back, so each block's weighted sums are added to
+ * the destination rows as soon as they exist, and neither the image nor all its sums are kept. */
+static void area_resize_rows(emu_area *a, emu_row_source source, void *context, uint8_t *dst) {
+    unsigned row = a->dst_w, last = a->src_h - 1, j = 0, prev_dy = a->ytab[0].dst;
+    for (unsigned first = 0; first <= last; first += ROWS_AT_ONCE) {
+        unsigned filled = last - first + 1 < ROWS_AT_ONCE ? last - first + 1 : ROWS_AT_ONCE;
+        const uint8_t *rows[ROWS_AT_ONCE];
+        for (unsigned r = 0; r < ROWS_AT_ONCE; r++) rows[r] = r < filled ? source(context, first + r) : rows[r - 1];
+        row_sums(a, rows, filled);
+        for (; j < a->ytab_size && a->ytab[j].src < first + filled; j++) {
+            float beta = a->ytab[j].alpha;
+            unsigned dy = a->ytab[j].dst;
+            const float *buf = a->lines + (size_t)(a->ytab[j].src - first) * row;
+            if (j == 0 || dy != prev_dy) {
+                if (j != 0) {
+                    uint8_t *d = dst + (size_t)prev_dy * row;
+                    for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
+                }
+                for (unsigned x = 0; x < row; x++) a->sum[x] = beta * buf[x];
+                prev_dy = dy;
+            } else {
+                for (unsigned x = 0; x < row; x++) a->sum[x] += beta * buf[x];
             }
-            for (unsigned x = 0; x < row; x++) a->sum[x] = beta * buf[x];
-            prev_dy = dy;
-        } else {
-            for (unsigned x = 0; x < row; x++) a->sum[x] += beta * buf[x];
         }
     }
     uint8_t *d = dst + (size_t)prev_dy * row;
     for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
+}
+
+typedef struct { const uint8_t *pixels; unsigned width; } image_rows;
+
+static const uint8_t *image_row(void *context, unsigned y) {
+    const image_rows *image = context;
+    return image->pixels + (size_t)y * image->width;
+}
+
+static void area_resize(emu_area *a, const uint8_t *src, uint8_t *dst) {
+    image_rows image = {src, a->src_w};
+    area_resize_rows(a, image_row, &image, dst);
+}
+
+int emu_area_streams(const emu_area *a) {
+    return a->channels == 1 && (a->src_w % a->dst_w != 0 || a->src_h % a->dst_h != 0);
+}
+
+void emu_area_resize_rows(emu_area *a, emu_row_source source, void *context, uint8_t *dst) {
+    area_resize_rows(a, source, context, dst);
 }
 
 /* OpenCV's resizeAreaFast for whole factors. */

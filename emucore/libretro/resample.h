@@ -12,4 +12,11 @@ emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned 
 void emu_area_free(emu_area *a);
 void emu_area_resize(emu_area *a, const uint8_t *src, uint8_t *dst);
 
+/* Source row y of a one-channel image, made on demand; it must stay valid until eight more are asked. */
+typedef const uint8_t *(*emu_row_source)(void *context, unsigned y);
+/* Whether emu_area_resize_rows can take this resampling (one channel, a fraction of the size). */
+int emu_area_streams(const emu_area *a);
+/* emu_area_resize with the source rows asked for in order, eight at a time: no whole image is needed. */
+void emu_area_resize_rows(emu_area *a, emu_row_source source, void *context, uint8_t *dst);
+
 #endif
