@@ -82,9 +82,7 @@ def visible_crop(crop: tuple[int, int, int, int], screen: tuple[int, int]) -> tu
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) or type(value).__module__ == "numpy" and (
-        hasattr(value, "dtype") and value.dtype.kind in "iu"
-    )
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def rotate(image: np.ndarray, steps: int) -> np.ndarray:

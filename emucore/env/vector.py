@@ -3,7 +3,8 @@
 stable-retro allows one emulator per process, so its vector envs need a process per env and
 copy every observation between processes. Here each env's emulator is a private core copy and
 ``step()`` releases the GIL while the core runs, so threads run the cores in parallel and the
-observations land in one batch array. Autoreset follows Gymnasium's default (next step).
+observations land in one batch array. ``num_threads`` (default: the CPUs) counts the calling
+thread, which steps a share of the envs itself. Autoreset follows Gymnasium's default (next step).
 """
 
 from __future__ import annotations
