@@ -41,18 +41,20 @@ def emucore_env():
 
 
 class BareCore:
-    """Our Emulator under the env, stepped with the buttons and nothing else: the limit of env.step()."""
+    """Our Emulator under an env, its buttons pressed once and ``frames`` frames run per action, nothing
+    else: the limit of env.step() (bench_frame_skip uses it with the frames an action is held)."""
 
-    def __init__(self, env):
-        self.env, self.em = env, env.em
+    def __init__(self, env, frames: int = 1):
+        self.env, self.em, self.frames = env, env.em, frames
 
     def step(self, action):
         self.em.set_button_mask(action)
-        self.em.step()
+        for _ in range(self.frames):
+            self.em.step()
         return None, 0.0, False, False, {}
 
     def reset(self, seed=None):
-        pass
+        return None, {}
 
     def close(self):
         self.env.close()

@@ -21,6 +21,7 @@ import threading
 import time
 
 import numpy as np
+from bench_env import BareCore, timed  # this folder's scripts run with it on sys.path
 
 GAME, STATE = "Airstriker-Genesis-v0", "Level1"
 
@@ -40,37 +41,8 @@ def ours(skip: int, **kwargs):
                         grayscale=True, obs_size=(84, 84), **kwargs)
 
 
-class BareFrames:
-    """Our Emulator pressed once and stepped k times per action: the limit of a frame-skipping step."""
-
-    def __init__(self, skip: int):
-        self.env, self.skip = ours(1), skip
-        self.em = self.env.em
-
-    def step(self, action):
-        self.em.set_button_mask(action)
-        for _ in range(self.skip):
-            self.em.step()
-        return None, 0.0, False, False, {}
-
-    def reset(self, seed=None):
-        return None, {}
-
-    def close(self):
-        self.env.close()
-
-
-def timed(env, actions: np.ndarray) -> float:
-    start = time.perf_counter()
-    for action in actions:
-        _, _, terminated, truncated, _ = env.step(action)
-        if terminated or truncated:
-            env.reset()
-    return len(actions) / (time.perf_counter() - start)
-
-
 def single(rounds: int, chunk: int, skip: int) -> float:
-    envs = {"limit": BareFrames(skip), "emucore": ours(skip), "stable-retro+SB3": theirs(skip)}
+    envs = {"limit": BareCore(ours(1), skip), "emucore": ours(skip), "stable-retro+SB3": theirs(skip)}
     for env in envs.values():
         env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -91,10 +63,10 @@ def single(rounds: int, chunk: int, skip: int) -> float:
 
 def bare_threads(num_envs: int, steps: int, skip: int, threads: int) -> float:
     """Steps/s of ``num_envs`` bare emulators, k frames an action, split over ``threads`` threads."""
-    bares = [BareFrames(skip) for _ in range(num_envs)]
+    bares = [BareCore(ours(1), skip) for _ in range(num_envs)]
     actions = np.random.default_rng(2).integers(0, 2, (steps, 12), dtype=np.int8)
 
-    def work(group: list[BareFrames]) -> None:
+    def work(group: list[BareCore]) -> None:
         for action in actions:
             for bare in group:
                 bare.step(action)

@@ -220,11 +220,7 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
     def _step_in_one_call(self, action) -> np.ndarray | None:
         """The common step (one player's 1-byte MultiBinary flags, the whole screen observed, no movie)
         pressed, run and observed in one call into C, then evaluated; None where it does not apply."""
-        if not (
-            self.movie is None and self.img is not None and type(action) is np.ndarray
-            and action.shape == self._flag_shape and action.dtype.itemsize == 1 and action.dtype.kind in "biu"
-            and action.flags.c_contiguous
-        ):
+        if self.img is None or not self._flags_for_c(action):
             return None
         shape = self._screen_shape
         assert shape is not None  # step() calls this only then
@@ -286,15 +282,20 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
     def _act(self, action) -> None:
         self._frame(self._press(action))
 
+    def _flags_for_c(self, action) -> bool:
+        """Whether the action goes to C as it is: one player's 1-byte MultiBinary flags, and no movie
+        that needs the decoded masks (C checks that each flag is 0 or 1)."""
+        return (
+            self._flag_table is not None and self.movie is None and type(action) is np.ndarray
+            and action.shape == self._flag_shape and action.dtype.itemsize == 1 and action.dtype.kind in "biu"
+            and action.flags.c_contiguous
+        )
+
     def _press(self, action) -> list[int] | None:
         """Holds the action's buttons; its per-player masks, or None from the fast path (no movie to tell)."""
         if self.img is None and self.ram is None:
             raise RuntimeError("Please call env.reset() before env.step()")
-        if (
-            self._flag_table is not None and self.movie is None and type(action) is np.ndarray
-            and action.shape == self._flag_shape and action.dtype.itemsize == 1 and action.dtype.kind in "biu"
-            and action.flags.c_contiguous and self.em.press(action, self._flag_table)
-        ):
+        if self._flags_for_c(action) and self.em.press(action, self._flag_table):
             return None
         masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
         for player, mask in enumerate(masks):

@@ -64,23 +64,7 @@ void emu_obs_free(emu_obs *o) {
     free(o);
 }
 
-/* The crop of the screen as RGB; what the core did not render is black (as in get_screen). */
-static void crop_rgb(const emu_obs *o, const emu_host *h, uint8_t *dst) {
-    if (!h->frame || o->crop_x >= h->frame_width || o->crop_y >= h->frame_height) {
-        memset(dst, 0, (size_t)o->crop_w * o->crop_h * 3);
-        return;
-    }
-    size_t bytes_per_pixel = h->frame_format == 1 ? 4 : 2;
-    const uint8_t *origin = (const uint8_t *)h->frame + o->crop_y * h->frame_pitch + o->crop_x * bytes_per_pixel;
-    unsigned width = h->frame_width - o->crop_x, height = h->frame_height - o->crop_y;
-    /* the screen's own size bounds the crop too: beyond it, stable-retro's screen has nothing */
-    unsigned screen_w = o->screen_w > o->crop_x ? o->screen_w - o->crop_x : 0;
-    unsigned screen_h = o->screen_h > o->crop_y ? o->screen_h - o->crop_y : 0;
-    emu_convert_pixels(origin, width < screen_w ? width : screen_w, height < screen_h ? height : screen_h,
-                       h->frame_pitch, h->frame_format, dst, o->crop_w, o->crop_h);
-}
-
-/* How many columns of each crop row the frame has (the rest is black), and whether row y has any. */
+/* How many columns of each crop row the frame has (the rest is black). */
 static unsigned visible_columns(const emu_obs *o, const emu_host *h) {
     if (!h->frame || o->crop_x >= h->frame_width || o->crop_x >= o->screen_w) return 0;
     unsigned cols = h->frame_width - o->crop_x;
@@ -98,6 +82,16 @@ static unsigned visible_rows(const emu_obs *o, const emu_host *h) {
 static const uint8_t *crop_row(const emu_obs *o, const emu_host *h, unsigned y) {
     return (const uint8_t *)h->frame + (size_t)(o->crop_y + y) * h->frame_pitch +
            (size_t)o->crop_x * (h->frame_format == 1 ? 4 : 2);
+}
+
+/* The crop of the screen as RGB; what the core did not render is black (as in get_screen). */
+static void crop_rgb(const emu_obs *o, const emu_host *h, uint8_t *dst) {
+    unsigned cols = visible_columns(o, h), rows = visible_rows(o, h);
+    if (!cols || !rows) {
+        memset(dst, 0, (size_t)o->crop_w * o->crop_h * 3);
+        return;
+    }
+    emu_convert_pixels(crop_row(o, h, 0), cols, rows, h->frame_pitch, h->frame_format, dst, o->crop_w, o->crop_h);
 }
 
 /* cols pixels of a format as r, g, b planes (the same values as pixels.c's conversions), black to width. */
