@@ -187,7 +187,7 @@ class DoneMarks:
         episodes = self.session.episodes
         if episodes is None:
             return
-        folder = str(Path(episodes["folder"]).resolve())
+        folder = str(episodes.folder.resolve())
         if folder not in self.episode_folders and Path(folder) != self._default_episodes().resolve():
             self.episode_folders.append(folder)
             self._write_index()

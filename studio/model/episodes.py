@@ -10,9 +10,11 @@ recording). One ended by a restart (Ctrl+R) or by stopping the recording is not.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from emucore.fileio import atomic_write_text
+from emucore.gamedata import GameData
 
 LOG = "episodes.json"
 GAME_OVER = ("done", "game over")  # the endings that are game overs
@@ -46,3 +48,33 @@ def ended_at_game_over(movie: Path) -> bool:
     """Whether ``movie`` is a game-over example (its ending is a game over, or unknown)."""
     ending = ending_of(movie)
     return ending is None or ending in GAME_OVER
+
+
+@dataclass
+class EpisodeRecording:
+    """Recording one movie per episode: the folder, the players, the next movie's number, and the
+    scenario whose done ends an episode (None: only a reset or a stop ends one)."""
+
+    folder: Path
+    players: int
+    data: GameData | None
+    index: int = 0
+
+    def next_movie(self, game: str, state: str | None) -> Path:
+        """The next episode's movie, named as stable-retro names them."""
+        path = self.folder / f"{game}-{state or 'power-on'}-{self.index:06d}.bk2"
+        self.index += 1
+        return path
+
+    def start_scenario(self) -> None:
+        """The episode's first evaluation, as env.reset() makes it."""
+        if self.data is not None:
+            self.data.reset()
+            self.data.update_ram()
+
+    def done(self) -> bool:
+        """Evaluates the frame just run: whether the scenario's done fired."""
+        if self.data is None:
+            return False
+        self.data.update_ram()
+        return self.data.is_done()

@@ -24,7 +24,7 @@ from emucore.integration import find_rom
 from emucore.paths import studio_data_dir
 from emucore.systems import System
 from studio.model.clock import FrameClock
-from studio.model.episodes import record_ending
+from studio.model.episodes import EpisodeRecording, record_ending
 from studio.model.opening import integration_folder_for, metadata_problems
 from studio.model.rewind import RewindBuffer
 from studio.model.set_aside import OpenProblem, problem_of
@@ -73,7 +73,7 @@ class Session:
         self.audio: deque[np.ndarray] = deque(maxlen=AUDIO_QUEUE_FRAMES)
         self.recorder = None
         self.player = None  # a Movie being played back (read-only)
-        self.episodes: dict | None = None  # episode recording: folder, players, next index, game data
+        self.episodes: EpisodeRecording | None = None
         self._picture: np.ndarray | None = None  # the frame drawn for a state just set, until the next frame runs
         self._draw_current_state()
 
@@ -182,7 +182,7 @@ class Session:
             for hook in self.after_frame:
                 hook()
             self.audio.append(emulator.get_audio())
-            if self.episodes is not None and self._episode_done():
+            if self.episodes is not None and self.episodes.done():
                 self._next_episode("done")
             if self.frame % REWIND_EVERY == 0:
                 self.rewind.push(self.frame, emulator.get_state())
@@ -313,28 +313,15 @@ class Session:
         data = None
         if sources.scenario_path is not None:
             data = load_game_data(sources, self.system, lambda: self.emulator.memory).data
-        self.episodes = {"folder": Path(folder), "players": players, "index": 0, "data": data}
+        self.episodes = EpisodeRecording(Path(folder), players, data)
         self._reset_to_start()
         self._start_episode()
 
     def _start_episode(self) -> None:
         episodes = self.episodes
         assert episodes is not None
-        state = self.state_name or "power-on"
-        path = episodes["folder"] / f"{self.name}-{state}-{episodes['index']:06d}.bk2"
-        episodes["index"] += 1
-        self.start_recording(path, players=episodes["players"])
-        data = episodes["data"]
-        if data is not None:
-            data.reset()
-            data.update_ram()
-
-    def _episode_done(self) -> bool:
-        data = self.episodes["data"] if self.episodes else None
-        if data is None:
-            return False
-        data.update_ram()
-        return data.is_done()
+        self.start_recording(episodes.next_movie(self.name, self.state_name), players=episodes.players)
+        episodes.start_scenario()
 
     def end_episode_at_game_over(self) -> bool:
         """While recording episodes: this one ends here, at a game over; the next one starts."""

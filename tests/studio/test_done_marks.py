@@ -209,7 +209,7 @@ def test_episode_movies_of_the_session_are_examples(tmp_path):
     episodes = tmp_path / "my-episodes"
     episodes.mkdir()
     session.start_episode_recording(episodes)
-    while session.episodes["index"] < 3:
+    while session.episodes.index < 3:
         session.advance(1)
     assert len(marks.movies()) == 2 and session.recorder is not None
     rules = marks.suggest()
@@ -238,7 +238,7 @@ def test_a_rule_from_atari_episodes_ends_a_held_out_episode_where_the_shipped_on
     session.start_episode_recording(episodes)
     fire, left, right = (1 << session.system.buttons.index(b) for b in ("BUTTON", "LEFT", "RIGHT"))
     rng = np.random.default_rng(0)
-    while session.episodes["index"] < 4:
+    while session.episodes.index < 4:
         session.set_buttons(0, int(rng.choice([0, fire, left, right, fire | left, fire | right])))
         session.advance(1)
     session.stop_recording()
