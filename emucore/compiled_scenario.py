@@ -58,6 +58,8 @@ class CompiledValues(Mapping[str, int]):
         self._names = [names[i] for i in mapped]
         self._values = values
         self._pick = None if list(mapped) == list(range(len(names))) else np.asarray(mapped, dtype=np.intp)
+        self._count = len(names)
+        self._unmapped = sorted(set(range(len(names))) - set(mapped))
 
     def __getitem__(self, name: str) -> int:
         return int(self._values[self._index[name]])
@@ -70,6 +72,13 @@ class CompiledValues(Mapping[str, int]):
 
     def __len__(self) -> int:
         return len(self._names)
+
+    def by_position(self) -> list[int | None]:
+        """Every variable's value in data.json order, None where it is unmapped."""
+        values: list[int | None] = self._values[:self._count].tolist()
+        for i in self._unmapped:
+            values[i] = None
+        return values
 
     def copy(self) -> dict[str, int]:
         """The info dict's variables, in data.json order (as GameData reads them)."""

@@ -85,6 +85,7 @@ class GameData:
         self._delta_names = sorted(self._names_measured_as("delta"))
         # players whose reward spec is empty always get 0: skip evaluating them
         self._scored = [(p, spec) for p, spec in enumerate(scenario.rewards[:PLAYERS]) if not spec.empty]
+        self._variable_names = tuple(self.variables)
         self._info_items = [
             (name, v.address, v.type, ALL_ONES if v.mask is None else v.mask) for name, v in self.variables.items()
         ]
@@ -101,8 +102,11 @@ class GameData:
             self.lua.reload()
         self.compile = True
         self._compiled: CompiledScenario | None = None
+        self._reader: CompiledScenario | None = None  # reads the variables of a scenario that cannot compile
         if self.lua is None:
             self._compiled = compile_scenario(self.variables, scenario, self._scored, self._delta_names)
+        if self._compiled is None:
+            self._reader = compile_scenario(self.variables, Scenario.parse(None), [], [])
         self._in_c = False  # the delta history is in the compiled program (its last evaluation ran there)
 
     # ---- evaluation ----
@@ -118,7 +122,7 @@ class GameData:
             self.lua.reload()
 
     def _names_measured_as(self, measurement: str) -> set[str]:
-        names = set()
+        names: set[str] = set()
         for reward in self.scenario.rewards:
             names.update(name for name, term in reward.variables.items() if term.measurement == measurement)
         if self.scenario.done is not None:
@@ -143,22 +147,46 @@ class GameData:
         self._live = live
         self._previous = self._now if self._evaluated else None
         self._evaluated = True
-        # Without scripts nothing writes memory during an evaluation, so every variable is read
-        # once here and the values serve the done tree, the rewards and the info dict alike.
-        values = self._read_all(live) if self.lua is None else None
+        # Every variable is read once here and the values serve the done tree, the rewards, the
+        # scripts' reads and the info dict alike; a script's write (set_value) drops them.
+        values = self._read_values(live)
         self._values = values
         self._now = {
-            name: values[name] if values is not None and name in values else _read(live, self.variables[name])
+            name: values[name] if name in values else _read(live, self.variables[name])
             for name in self._delta_names
             if name in self.variables
         }
-        self.done = self._evaluate_done()
-        for player, spec in self._scored:
-            reward = self._evaluate_reward(spec)
-            self.rewards[player] = float(reward)
-            self.totals[player] = np.float32(self.totals[player] + reward)
+        lua = self.lua
+        if lua is not None:
+            lua.prime(self._variable_names, self._script_values(values), self.frame)
+        try:
+            self.done = self._evaluate_done()
+            for player, spec in self._scored:
+                reward = self._evaluate_reward(spec)
+                self.rewards[player] = float(reward)
+                self.totals[player] = np.float32(self.totals[player] + reward)
+        finally:
+            if lua is not None:
+                lua.settle()
         self.frame += 1
         self._live = None
+
+    def _read_values(self, live: AddressSpace) -> dict[str, int] | CompiledValues:
+        """Every mapped variable's value, read in one C call where the scenario's program cannot run."""
+        reader = self._reader
+        if reader is not None and self.compile and reader.bind(live):
+            reader.run([], [])
+            return reader.values  # type: ignore[return-value]  # set by bind
+        return self._read_all(live)
+
+    def _script_values(self, values: dict[str, int] | CompiledValues) -> list[int | float | bool | None]:
+        """What ``lookup_value`` answers now for each variable (None where it would not give a number)."""
+        names = self._variable_names
+        answers: list[int | float | bool | None] = (list(values.by_position()) if isinstance(values, CompiledValues)
+                                 else [values.get(name) for name in names])
+        if self.custom:  # a custom variable hides the data.json variable of its name
+            answers = [self.custom.get(name, answer) for name, answer in zip(names, answers)]
+        return answers
 
     def update_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
                       players: int = 1) -> tuple[int, int, list[float] | None] | None:
@@ -244,9 +272,7 @@ class GameData:
 
     def _evaluate_done(self) -> bool:
         if self.scenario.done_script:
-            from emucore.lua import to_done
-
-            return to_done(self._lua().call(self.scenario.done_script))
+            return self._lua().done(self.scenario.done_script)
         if self.scenario.done is None:
             return False
         return self._node(self.scenario.done)
@@ -267,9 +293,7 @@ class GameData:
 
     def _evaluate_reward(self, spec: RewardSpec) -> np.float32:
         if spec.script:
-            from emucore.lua import to_reward
-
-            return np.float32(to_reward(self._lua().call(spec.script)))
+            return self._lua().reward(spec.script)
         total = spec.time.value(1) if spec.time is not None else np.float32(0)
         for name, term in spec.variables.items():
             total = np.float32(total + term.value(self.measure(name, term.measurement)))

@@ -92,6 +92,7 @@ MAX_CALLBACK_NESTING = 20
 _HOOK_GRAIN = 100  # instructions between two count-hook calls
 _INT64_MIN = -(2**63)
 _INT64_RANGE = 2.0**63
+_FLOAT32_SAFE = 3.4e38  # doubles below this in magnitude round to a finite float32
 
 
 def _load_runtime() -> tuple[ModuleType, str]:
@@ -138,6 +139,8 @@ def to_reward(value: object) -> float:
     >>> to_reward(0.1)
     0.10000000149011612
     """
+    if type(value) is float and -_FLOAT32_SAFE < value < _FLOAT32_SAFE:  # what scripts return, fast
+        return float(np.float32(value))
     if isinstance(value, (bool, np.bool_)):
         return 1.0 if value else 0.0
     if isinstance(value, (int, float, np.integer, np.floating)):
@@ -538,9 +541,41 @@ env.collectgarbage = function(option, arg)
 end
 
 -- data and scenario -------------------------------------------------------------------------
+-- During an evaluation the values read at its start are cached (prime): a read is a table lookup,
+-- not a call into Python. A write may change any of them, so it drops the cache.
+local cached_names = {}   -- position in prime's values -> name (false: a name that reads a byte)
+local cache = nil         -- name -> value, while primed
+local cached_frame = nil
+
+local function cache_names(...)
+  local names = { ... }
+  for i = 1, select("#", ...) do
+    if tonumber(names[i]) ~= nil then names[i] = false end
+  end
+  cached_names = names
+end
+
+local function prime(frame, ...)
+  local values, c = { ... }, {}
+  for i = 1, select("#", ...) do
+    local name, value = cached_names[i], values[i]
+    if name and value ~= nil then c[name] = value end
+  end
+  cache, cached_frame = c, frame
+end
+
+local function settle()
+  cache, cached_frame = nil, nil
+end
+
 env.data = setmetatable({}, {
   __metatable = false,
   __index = function(_, key)
+    local c = cache
+    if c ~= nil then
+      local value = c[key]
+      if value ~= nil then return value end
+    end
     local ok, value
     local address = tonumber(key)
     if address ~= nil then
@@ -564,6 +599,7 @@ env.data = setmetatable({}, {
     if vt ~= "nil" and vt ~= "number" and vt ~= "boolean" then
       error("Invalid variable type", 2)
     end
+    cache = nil
     local ok, message = py_set(key, value)
     if not ok then error(message, 2) end
   end,
@@ -574,6 +610,11 @@ env.scenario = setmetatable({}, {
   __index = function(_, key)
     if key ~= "frame" and key ~= "timestep" then
       error("Unknown scenario property", 2)
+    end
+    local frame = cached_frame
+    if frame ~= nil then
+      if key == "frame" then return frame end
+      return (frame - frame % 4) / 4
     end
     local ok, value = py_scenario(key)
     if not ok then error(value, 2) end
@@ -631,7 +672,7 @@ end
 python = nil
 if package and package.loaded then package.loaded.python = nil end
 
-return run_file, call, functions, sethook
+return run_file, call, functions, sethook, cache_names, prime, settle
 """
 
 _SYNTAX_CHECK = r"""
@@ -725,7 +766,9 @@ class _Scope:
         self._print = print_handler
         self._limits = limits
         self._runtime = _new_runtime(limits.memory)
-        self._run_file, self._call, self._functions, self._sethook = self._runtime.execute(
+        self._cached_names: tuple[str, ...] | None = None
+        (self._run_file, self._call, self._functions, self._sethook,
+         self._cache_names, self._prime, self._settle) = self._runtime.execute(
             _BOOTSTRAP.encode(),
             self._lookup,
             self._set,
@@ -814,14 +857,35 @@ class _Scope:
             return LuaError(_explain(_text(message), self._limits), action="load")
         return None
 
-    def call(self, function: str) -> object:
-        """Call a global function with no arguments; its first result as Python."""
+    def prime(self, names: tuple[str, ...], values: list[int | float | bool | None], frame: int) -> None:
+        """Cache ``values`` (those of ``names``; None: not cached) and ``frame`` until ``settle``.
+        Where the state cannot take them (its memory is full), reads stay calls into Python."""
         try:
-            ok, result = self._call(function.encode("utf-8"), self._limits.instructions, self._limits.seconds)
+            if names is not self._cached_names:
+                self._cached_names = None
+                self._cache_names(*(name.encode("utf-8") for name in names))
+                self._cached_names = names
+            try:
+                self._prime(frame, *values)
+            except OverflowError:  # an int beyond int64: lupa takes it as a float, as _lookup gives it
+                self._prime(frame, *(value if value is None or isinstance(value, bool) else float(value)
+                                     for value in values))
+        except Exception:
+            self.settle()
+
+    def settle(self) -> None:
+        try:
+            self._settle()  # allocates nothing and runs with no hook set
+        except Exception:
+            log.exception("Lua scope %s: the evaluation's cache could not be dropped", self.name)
+
+    def call(self, function: bytes) -> object:
+        """Call a global function (its UTF-8 name) with no arguments; its first result as Python."""
+        try:
+            ok, result = self._call(function, self._limits.instructions, self._limits.seconds)
         except Exception as exc:  # the budget tripped after the script returned, or lupa failed
+            self._stop_hook()  # a normal return has stopped it already
             raise LuaError(_explain(_error_message(exc), self._limits)) from None
-        finally:
-            self._stop_hook()
         if not ok:
             raise LuaError(_explain(_text(result), self._limits))
         if isinstance(result, bool):
@@ -880,6 +944,7 @@ class LuaScripts:
         self.print_handler = print_handler or _log_print
         self.load_errors: list[LuaError] = []
         self._scopes: dict[str, _Scope] = {}
+        self._references: dict[str, tuple[_Scope, bytes]] = {}
         self._loaded = False
 
     @property
@@ -894,6 +959,7 @@ class LuaScripts:
         and the others still load; what its top level defined before failing stays defined.
         """
         self._scopes = {}
+        self._references = {}
         self.load_errors = []
         self._loaded = True
         for file_name, source in self.scripts:
@@ -915,7 +981,14 @@ class LuaScripts:
     def _print(self, text: str) -> None:
         self.print_handler(text)
 
-    def _resolve(self, reference: str) -> tuple[_Scope, str]:
+    def _resolve(self, reference: str) -> tuple[_Scope, bytes]:
+        resolved = self._references.get(reference)
+        if resolved is None:
+            scope, function = self._find(reference)
+            resolved = self._references[reference] = (scope, function.encode("utf-8"))
+        return resolved
+
+    def _find(self, reference: str) -> tuple[_Scope, str]:
         if not self._loaded:
             self.reload()
         scope_name, colon, function = reference.partition(":")
@@ -942,6 +1015,29 @@ class LuaScripts:
         """
         scope, function = self._resolve(reference)
         return scope.call(function)
+
+    def reward(self, reference: str) -> np.float32:
+        """``call(reference)``'s result as a reward (:func:`to_reward`)."""
+        return np.float32(to_reward(self.call(reference)))
+
+    def done(self, reference: str) -> bool:
+        """``call(reference)``'s result as done (:func:`to_done`)."""
+        return to_done(self.call(reference))
+
+    def prime(self, names: tuple[str, ...], values: list[int | float | bool | None], frame: int) -> None:
+        """Start an evaluation: until ``settle()``, ``data.<name>`` reads ``values`` (those of ``names``,
+        in order; None for one not cached) and ``scenario`` reads ``frame``, without calling into
+        Python. The values must be what ``DataAccess`` would answer now; a script's write drops them.
+        Pass the same ``names`` object each time (it is sent to Lua when it changes)."""
+        if not self._loaded:
+            self.reload()
+        for scope in self._scopes.values():
+            scope.prime(names, values, frame)
+
+    def settle(self) -> None:
+        """End the evaluation ``prime()`` started: reads call into Python again."""
+        for scope in self._scopes.values():
+            scope.settle()
 
     def functions(self) -> dict[str, list[str]]:
         """The global functions each scope's scripts define (for pickers in the studio)."""

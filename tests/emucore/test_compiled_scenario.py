@@ -17,6 +17,7 @@ import pytest
 import emucore
 from emucore import Emulator
 from emucore.actions import ActionGroups
+from emucore.compiled_scenario import CompiledValues
 from emucore.errors import UnmappedAddressError
 from emucore.gamedata import GameData
 from emucore.memory import AddressSpace, Block
@@ -81,6 +82,51 @@ def run_pair(make, steps: int, seed: int) -> tuple[int, set[float]]:
                 slow.reset(seed=seed)
                 assert_same(fd, sd)
         return dones, rewards
+    finally:
+        fast.close()
+        slow.close()
+
+
+LUA_RULES = """
+function reward()
+  local gain = data.score - (previous or data.score)
+  previous = data.score
+  if scenario.timestep % 40 == 1 then data.x = (data.x + 9) % 300; gain = gain + data.x end
+  if scenario.frame % 170 == 150 then data.lives = 0.25 end
+  return gain
+end
+function done()
+  return data.lives == 0 or data.game_over == 1
+end
+"""
+
+
+def test_lua_scenario_reads_its_variables_in_c(tmp_path):
+    """With scripts, the variables are read in one C call (for the scripts' reads and info)."""
+    require_core("genesis_plus_gx")
+    (tmp_path / "rules.lua").write_text(LUA_RULES)
+    (tmp_path / "lua.json").write_text('{"reward": {"script": "lua:reward"}, "done": {"script": "lua:done"},'
+                                       ' "scripts": ["rules.lua"]}')
+    fast, slow = (emucore.make("StudioDemo-Genesis", scenario=str(tmp_path / "lua.json"),
+                               use_restricted_actions=emucore.Actions.ALL) for _ in range(2))
+    try:
+        fd, sd = fast.unwrapped.data, slow.unwrapped.data
+        sd.compile = False
+        rng = np.random.default_rng(5)
+        dones = read_in_c = 0
+        for episode in range(3):
+            fast.reset(seed=episode)
+            slow.reset(seed=episode)
+            for _ in range(400):
+                action = rng.integers(0, 2, fast.action_space.n)
+                a, b = fast.step(action), slow.step(action)
+                assert bits(a[1]) == bits(b[1]) and a[2:] == b[2:] and list(a[4]) == list(b[4])
+                assert_same(fd, sd, compiled=False)
+                read_in_c += isinstance(fd._values, CompiledValues)  # else a script wrote: read again
+                if a[2]:
+                    dones += 1
+                    break
+        assert dones >= 1 and read_in_c > 100
     finally:
         fast.close()
         slow.close()

@@ -34,6 +34,24 @@ function done()
   return data.lives < 3 or scenario.frame > 250
 end
 """
+# Reads after a write in the same evaluation see the write: data.json variables (memory) and a
+# custom variable that hides one. A reward tree beside the script measures the written memory.
+LUA_WRITES_SCENARIO = {
+    "reward": {"variables": {"score": {"reward": 1.0}, "timer": {"measurement": "absolute", "reward": 0.01}}},
+    "done": {"script": "lua:done"},
+    "scripts": ["writes.lua"],
+}
+LUA_WRITES = """
+function done()
+  local timer = data.timer
+  data.timer = (timer * 7 + scenario.frame) % 1000
+  if data.timer ~= (timer * 7 + scenario.frame) % 1000 then return 1 end
+  if scenario.frame % 50 == 7 then data.lives = 2.5 end
+  if data.lives ~= math.floor(data.lives) then return 1 end
+  if scenario.frame % 90 == 3 then data.score = data.score + 5 end
+  return data.lives == 0 or data.score_bcd > 10000000
+end
+"""
 TREE_SCENARIO = {
     "reward": {
         "variables": {
@@ -141,6 +159,14 @@ def test_lua_scenario(tmp_path):
     theirs, ours = pair("StudioDemo-Genesis", scenario=str(tmp_path / "lua.json"),
                         use_restricted_actions=retro.Actions.ALL)
     compare(theirs, ours, steps=300, seed=12, resets=2)
+
+
+def test_lua_scenario_that_writes_memory_and_custom_variables(tmp_path):
+    (tmp_path / "writes.json").write_text(json.dumps(LUA_WRITES_SCENARIO))
+    (tmp_path / "writes.lua").write_text(LUA_WRITES)
+    theirs, ours = pair("StudioDemo-Genesis", scenario=str(tmp_path / "writes.json"),
+                        use_restricted_actions=retro.Actions.ALL)
+    compare(theirs, ours, steps=300, seed=14, resets=2)
 
 
 def test_two_players():
