@@ -10,7 +10,10 @@ single-env rate of k bare frames), against 8 bare emulators stepping k frames an
 (what 8 cores' caches and the two CPUs allow), and against Gymnasium's AsyncVectorEnv of 8 wrapped
 stable-retro envs.
 
-    python bench/bench_frame_skip.py [--rounds 10] [--chunk 100] [--skip 4] [--vector]
+All of them take turns in rounds too.
+
+    python bench/bench_frame_skip.py [--rounds 10] [--chunk 100] [--skip 4] [--vector [--vector-rounds 8]
+                                     [--vector-steps 40]]
 """
 
 from __future__ import annotations
@@ -61,61 +64,75 @@ def single(rounds: int, chunk: int, skip: int) -> float:
     return limit
 
 
-def bare_threads(num_envs: int, steps: int, skip: int, threads: int) -> float:
-    """Steps/s of ``num_envs`` bare emulators, k frames an action, split over ``threads`` threads."""
-    bares = [BareCore(ours(1), skip) for _ in range(num_envs)]
-    actions = np.random.default_rng(2).integers(0, 2, (steps, 12), dtype=np.int8)
+class BareThreads:
+    """``num_envs`` bare emulators, k frames an action, on ``threads`` threads with no barrier between
+    steps: what the cores' caches and the CPUs allow."""
 
-    def work(group: list[BareCore]) -> None:
-        for action in actions:
-            for bare in group:
-                bare.step(action)
+    def __init__(self, num_envs: int, skip: int, threads: int):
+        self.bares = [BareCore(ours(1), skip) for _ in range(num_envs)]
+        self.threads = threads
 
-    workers = [threading.Thread(target=work, args=(bares[i::threads],)) for i in range(threads)]
-    start = time.perf_counter()
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    rate = num_envs * steps / (time.perf_counter() - start)
-    for bare in bares:
-        bare.close()
-    return rate
+    def run(self, actions: np.ndarray) -> None:
+        def work(group: list[BareCore]) -> None:
+            for action in actions:
+                for bare in group:
+                    bare.step(action[0])
+
+        workers = [threading.Thread(target=work, args=(self.bares[i::self.threads],)) for i in range(self.threads)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+
+    def close(self) -> None:
+        for bare in self.bares:
+            bare.close()
 
 
-def vector(num_envs: int, steps: int, skip: int, limit: float) -> None:
+def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> None:
     import gymnasium
 
     import emucore
     from emucore.env import RetroVectorEnv
 
-    rates = {}
-    async_env = gymnasium.vector.AsyncVectorEnv([lambda: theirs(skip)] * num_envs)
+    def retro_vector(threads: int):
+        return RetroVectorEnv(GAME, num_envs, num_threads=threads, state=STATE, frame_skip=skip, grayscale=True,
+                              obs_size=(84, 84), inttype=emucore.data.Integrations.ALL)
+
+    def stepping(env):
+        env.reset(seed=0)
+
+        def run(actions: np.ndarray) -> None:
+            for action in actions:
+                env.step(action)
+        return run
+
+    envs = {"AsyncVectorEnv stable-retro+SB3": gymnasium.vector.AsyncVectorEnv([lambda: theirs(skip)] * num_envs),
+            "RetroVectorEnv 1 thread": retro_vector(1), "RetroVectorEnv 2 threads": retro_vector(2)}
+    bare = BareThreads(num_envs, skip, 2)
+    runs = {name: stepping(env) for name, env in envs.items()}
+    runs[f"{num_envs} bare emulators on 2 threads"] = bare.run
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    rng = np.random.default_rng(1)
+    order = list(runs.items())
     try:
-        runs = [("AsyncVectorEnv stable-retro+SB3", lambda: async_env)]
-        for threads in (1, 2):
-            runs.append((f"RetroVectorEnv {threads} thread(s)", lambda t=threads: RetroVectorEnv(
-                GAME, num_envs, num_threads=t, state=STATE, frame_skip=skip, grayscale=True, obs_size=(84, 84),
-                inttype=emucore.data.Integrations.ALL)))
-        for name, make in runs:
-            env = make()
-            env.reset(seed=0)
-            rng = np.random.default_rng(1)
-            start = time.perf_counter()
-            for _ in range(steps):
-                env.step(rng.integers(0, 2, (num_envs, 12), dtype=np.int8))
-            rates[name] = num_envs * steps / (time.perf_counter() - start)
-            if env is not async_env:
-                env.close()
-            print(f"{name}: {rates[name]:.0f} steps/s aggregate ({num_envs} envs)")
+        for round_index in range(rounds):
+            actions = rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8)
+            for name, run in order if round_index % 2 == 0 else order[::-1]:
+                start = time.perf_counter()
+                run(actions)
+                rates[name].append(num_envs * steps / (time.perf_counter() - start))
     finally:
-        async_env.close()
-    bare = bare_threads(num_envs, steps, skip, 2)
-    print(f"{num_envs} bare emulators, {skip} frames an action, on 2 threads: {bare:.0f} steps/s aggregate")
-    one, two = rates["RetroVectorEnv 1 thread(s)"], rates["RetroVectorEnv 2 thread(s)"]
+        for env in envs.values():
+            env.close()
+        bare.close()
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    for name, rate in medians.items():
+        print(f"{name}: {rate:.0f} steps/s aggregate ({num_envs} envs), median of {rounds} x {steps} steps")
+    one, two = medians["RetroVectorEnv 1 thread"], medians["RetroVectorEnv 2 threads"]
     print(f"2 threads / limit (2 x {limit:.0f}) {two / (2 * limit):.3f}; 2 threads / {num_envs} bare emulators on "
-          f"2 threads {two / bare:.3f}; 1 -> 2 threads {two / one:.3f}x; "
-          f"2 threads / AsyncVectorEnv {two / rates['AsyncVectorEnv stable-retro+SB3']:.3f}")
+          f"2 threads {two / medians[f'{num_envs} bare emulators on 2 threads']:.3f}; 1 -> 2 threads {two / one:.3f}x; "
+          f"2 threads / AsyncVectorEnv {two / medians['AsyncVectorEnv stable-retro+SB3']:.3f}")
 
 
 def main() -> None:
@@ -125,11 +142,12 @@ def main() -> None:
     parser.add_argument("--skip", type=int, default=4)
     parser.add_argument("--vector", action="store_true")
     parser.add_argument("--vector-envs", type=int, default=8)
-    parser.add_argument("--vector-steps", type=int, default=100)
+    parser.add_argument("--vector-rounds", type=int, default=8)
+    parser.add_argument("--vector-steps", type=int, default=40)
     args = parser.parse_args()
     limit = single(args.rounds, args.chunk, args.skip)
     if args.vector:
-        vector(args.vector_envs, args.vector_steps, args.skip, limit)
+        vector(args.vector_envs, args.vector_rounds, args.vector_steps, args.skip, limit)
 
 
 if __name__ == "__main__":
