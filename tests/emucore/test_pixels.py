@@ -47,7 +47,7 @@ def reference_rgb565(v: np.ndarray) -> np.ndarray:
 
 def test_vector_paths_match_the_reference_at_every_width():
     rng = np.random.default_rng(0)
-    for width in range(1, 41):
+    for width in [*range(1, 41), 47, 48, 49, 63, 64, 65, 95, 96, 97, 320]:  # every tail of 8/16/32 px steps
         height = 3
         pitch_px = width + 5
         src16 = rng.integers(0, 1 << 16, (height, pitch_px), dtype=np.uint16)
@@ -62,7 +62,7 @@ def test_vector_paths_match_the_reference_at_every_width():
 def test_no_write_past_the_destination():
     rng = np.random.default_rng(1)
     for fmt, dtype in ((2, np.uint16), (1, np.uint32)):
-        for width in (4, 5, 8, 9, 16, 17):
+        for width in (4, 5, 8, 9, 16, 17, 31, 32, 33, 48, 64, 65):
             src = rng.integers(0, 1 << 16, (2, width), dtype=dtype)
             guard = np.full(2 * width * 3 + 64, 0xAB, dtype=np.uint8)
             lib.emu_convert_pixels(
