@@ -8,7 +8,8 @@ They take turns in chunks within one run, the order reversed every round; median
 ``--vector`` also runs 8 envs: our RetroVectorEnv on 1 and 2 threads, against the limit (threads x the
 single-env rate of k bare frames), against 8 bare emulators stepping k frames an action on 2 threads
 (what 8 cores' caches and the two CPUs allow), and against Gymnasium's AsyncVectorEnv of 8 wrapped
-stable-retro envs.
+stable-retro envs; and RetroVectorEnv's asynchronous form, 2 threads receiving 4 envs at a time and
+sending them their next actions (EnvPool's loop: a step's worth is 2 recv/send rounds).
 
 All of them take turns in rounds too.
 
@@ -95,9 +96,9 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
     import emucore
     from emucore.env import RetroVectorEnv
 
-    def retro_vector(threads: int):
+    def retro_vector(threads: int, batch_size: int | None = None):
         return RetroVectorEnv(GAME, num_envs, num_threads=threads, state=STATE, frame_skip=skip, grayscale=True,
-                              obs_size=(84, 84), inttype=emucore.data.Integrations.ALL)
+                              obs_size=(84, 84), inttype=emucore.data.Integrations.ALL, batch_size=batch_size)
 
     def stepping(env):
         env.reset(seed=0)
@@ -107,10 +108,30 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
                 env.step(action)
         return run
 
+    def receiving(env):
+        """EnvPool's loop: recv the first batch_size envs to finish, send their next actions. A run starts
+        and ends with no env stepping, so that none steps during the other runs."""
+        env.async_reset(seed=0)
+        for _ in range(num_envs // env.batch_size):
+            env.recv()
+
+        def run(actions: np.ndarray) -> None:
+            flat = actions.reshape(-1, actions.shape[-1])
+            env.send(flat[:num_envs], env_id=np.arange(num_envs))
+            for start in range(num_envs, len(flat), env.batch_size):
+                env.recv()
+                env.send(flat[start:start + env.batch_size])
+            for _ in range(num_envs // env.batch_size):
+                env.recv()
+        return run
+
+    async_name = f"RetroVectorEnv 2 threads, send/recv {num_envs // 2} at a time"
     envs = {"AsyncVectorEnv stable-retro+SB3": gymnasium.vector.AsyncVectorEnv([lambda: theirs(skip)] * num_envs),
-            "RetroVectorEnv 1 thread": retro_vector(1), "RetroVectorEnv 2 threads": retro_vector(2)}
+            "RetroVectorEnv 1 thread": retro_vector(1), "RetroVectorEnv 2 threads": retro_vector(2),
+            async_name: retro_vector(2, num_envs // 2)}
     bare = BareThreads(num_envs, skip, 2)
-    runs = {name: stepping(env) for name, env in envs.items()}
+    runs = {name: stepping(env) for name, env in envs.items() if name != async_name}
+    runs[async_name] = receiving(envs[async_name])
     runs[f"{num_envs} bare emulators on 2 threads"] = bare.run
     rates: dict[str, list[float]] = {name: [] for name in runs}
     rng = np.random.default_rng(1)
@@ -133,6 +154,8 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
     print(f"2 threads / limit (2 x {limit:.0f}) {two / (2 * limit):.3f}; 2 threads / {num_envs} bare emulators on "
           f"2 threads {two / medians[f'{num_envs} bare emulators on 2 threads']:.3f}; 1 -> 2 threads {two / one:.3f}x; "
           f"2 threads / AsyncVectorEnv {two / medians['AsyncVectorEnv stable-retro+SB3']:.3f}")
+    sent = medians[async_name]
+    print(f"send/recv / limit {sent / (2 * limit):.3f}; send/recv / step {sent / two:.3f}")
 
 
 def main() -> None:

@@ -5,6 +5,10 @@ copy every observation between processes. Here each env's emulator is a private 
 ``step()`` releases the GIL while the core runs, so threads run the cores in parallel and the
 observations land in one batch array. ``num_threads`` (default: the CPUs) counts the calling
 thread, which steps a share of the envs itself. Autoreset follows Gymnasium's default (next step).
+
+Besides Gymnasium's ``step``, EnvPool's asynchronous form: ``async_reset()``, then ``recv()`` the first
+``batch_size`` envs to finish and ``send()`` their next actions, so no env waits for the slowest
+(emucore.env.step_queue).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from emucore.env.make import make
+from emucore.env.step_queue import StepQueue
 
 
 class RetroVectorEnv(VectorEnv):
@@ -26,9 +31,11 @@ class RetroVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"]}
 
     def __init__(self, game: str, num_envs: int, *, num_threads: int | None = None, copy: bool = True,
-                 **make_kwargs: Any):
+                 batch_size: int | None = None, **make_kwargs: Any):
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
+        if batch_size is not None and not 1 <= batch_size <= num_envs:
+            raise ValueError(f"batch_size must be between 1 and num_envs ({num_envs}), got {batch_size}")
         make_kwargs.setdefault("render_mode", None)
         self.envs = []
         try:
@@ -54,6 +61,11 @@ class RetroVectorEnv(VectorEnv):
         threads = max(1, min(num_threads or os.cpu_count() or 1, num_envs))
         self._chunks = [list(range(i, num_envs, threads)) for i in range(threads)]
         self._pool = ThreadPoolExecutor(max(threads - 1, 1), thread_name_prefix="emucore-env")
+        self.batch_size = batch_size or num_envs
+        self._threads = threads
+        self._queue: StepQueue[tuple[int, Any, Any]] | None = None  # send/recv's, made by the first send
+        self._in_flight = np.zeros(num_envs, dtype=np.bool_)
+        self._received = np.arange(self.batch_size)
         self._closed = False
 
     def _parallel(self, work) -> list[dict]:
@@ -77,13 +89,13 @@ class RetroVectorEnv(VectorEnv):
         return infos
 
     def _merge(self, infos: list[dict]) -> dict:
-        """Gymnasium's batched info: an array per key plus a ``_key`` mask of who has it."""
+        """Gymnasium's batched info: an array per key plus a ``_key`` mask of who has it (a row per info)."""
         keys = infos[0].keys()
         if all(info.keys() == keys for info in infos) and all(
             type(value) is int for info in infos for value in info.values()
         ):  # the usual case, built in one go
             merged: dict = {}
-            present = np.ones(self.num_envs, dtype=np.bool_)
+            present = np.ones(len(infos), dtype=np.bool_)
             for key in keys:
                 merged[key] = np.array([info[key] for info in infos])
                 merged[f"_{key}"] = present.copy()
@@ -91,38 +103,18 @@ class RetroVectorEnv(VectorEnv):
         merged = {}
         for index, info in enumerate(infos):
             if info:
-                merged = self._add_info(merged, info, index)
-        return merged
+                merged = self._add_info(merged, info, index)  # arrays of num_envs rows
+        return merged if len(infos) == self.num_envs else _rows(merged, np.arange(len(infos)))
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
-        seeds = seed if isinstance(seed, list) else [None if seed is None else seed + i for i in range(self.num_envs)]
-
-        def work(index: int) -> dict:
-            obs, info = self.envs[index].reset(seed=seeds[index], options=options)
-            self._observations[index] = obs
-            return info
-
-        infos = self._parallel(work)
-        self._autoreset[:] = False
+        self._check_no_async_steps("reset")
+        seeds = self._seeds(seed)
+        infos = self._parallel(lambda index: self._reset_env(index, seeds[index], options))
         return (self._observations.copy() if self.copy else self._observations), self._merge(infos)
 
     def step(self, actions):
-        def work(index: int) -> dict:
-            env = self.envs[index]
-            if self._autoreset[index]:
-                obs, info = env.reset()
-                self._rewards[index] = 0.0
-                self._terminations[index] = self._truncations[index] = False
-                self._observations[index] = obs
-            else:
-                reward, terminated, truncated, info = env.step_into(actions[index], self._observations[index])
-                self._rewards[index] = reward
-                self._terminations[index] = terminated
-                self._truncations[index] = truncated
-            return info
-
-        infos = self._parallel(work)
-        self._autoreset = np.logical_or(self._terminations, self._truncations)
+        self._check_no_async_steps("step")
+        infos = self._parallel(lambda index: self._step_env(index, actions[index]))
         return (
             self._observations.copy() if self.copy else self._observations,
             self._rewards.copy(),
@@ -131,6 +123,85 @@ class RetroVectorEnv(VectorEnv):
             self._merge(infos),
         )
 
+    # ---- the asynchronous form (EnvPool's): each env steps as soon as its action is sent ----
+
+    def async_reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None) -> None:
+        """Starts resetting every env; ``recv()`` returns their first observations, ``batch_size`` at a time."""
+        self._check_no_async_steps("async_reset")
+        seeds = self._seeds(seed)
+        self._start([(index, "reset", (seeds[index], options)) for index in range(self.num_envs)])
+
+    def send(self, actions, env_id=None) -> None:
+        """Starts stepping the envs ``env_id`` (default: those the last ``recv()`` returned) with ``actions``,
+        one row each. An env whose episode ended at its last step is reset instead (autoreset, next step)."""
+        ids = self._received if env_id is None else np.asarray(env_id).reshape(-1)
+        valid = ids.dtype.kind in "iu" and not ((ids < 0) | (ids >= self.num_envs)).any()
+        if not valid or len(set(ids.tolist())) < len(ids):
+            raise ValueError(f"env_id must be distinct env indices in [0, {self.num_envs}), got {ids.tolist()}")
+        if len(actions) != len(ids):
+            raise ValueError(f"{len(actions)} actions sent for {len(ids)} envs")
+        busy = ids[self._in_flight[ids]]
+        if len(busy):
+            raise ValueError(f"envs {busy.tolist()} are still stepping: recv() their results before sending again")
+        self._start([(int(index), "step", action) for index, action in zip(ids, actions)])
+
+    def recv(self):
+        """The next ``batch_size`` envs to finish: (observations, rewards, terminations, truncations, infos),
+        rows in the order they finished; ``infos["env_id"]`` says which env each row is."""
+        if self._queue is None:
+            raise RuntimeError("recv() before send() or async_reset(): no env is stepping")
+        done = self._queue.take(self.batch_size)
+        ids = np.array([index for (index, _, _), _ in done], dtype=np.int64)
+        self._in_flight[ids] = False
+        self._received = ids
+        for _, result in done:
+            if isinstance(result, BaseException):
+                raise result
+        batch = self._merge([result for _, result in done])
+        batch["env_id"] = ids
+        return self._observations[ids], self._rewards[ids], self._terminations[ids], self._truncations[ids], batch
+
+    def _start(self, tasks: list[tuple[int, str, Any]]) -> None:
+        if self._closed:
+            raise RuntimeError("the vector env is closed")
+        if self._queue is None:
+            self._queue = StepQueue(self._run_task, self._threads)
+        self._in_flight[[index for index, _, _ in tasks]] = True
+        self._queue.put(tasks)
+
+    def _run_task(self, task: tuple[int, str, Any]) -> dict:
+        index, kind, argument = task
+        if kind == "reset":
+            return self._reset_env(index, *argument)
+        return self._step_env(index, argument)
+
+    def _check_no_async_steps(self, method: str) -> None:
+        if self._in_flight.any():
+            raise RuntimeError(f"{method}() while envs {np.flatnonzero(self._in_flight).tolist()} are stepping "
+                               "asynchronously: recv() their results first")
+
+    # ---- one env ----
+
+    def _seeds(self, seed: int | list[int | None] | None) -> list[int | None]:
+        return seed if isinstance(seed, list) else [None if seed is None else seed + i for i in range(self.num_envs)]
+
+    def _reset_env(self, index: int, seed: int | None, options: dict | None) -> dict:
+        obs, info = self.envs[index].reset(seed=seed, options=options)
+        self._observations[index] = obs
+        self._rewards[index] = 0.0
+        self._terminations[index] = self._truncations[index] = self._autoreset[index] = False
+        return info
+
+    def _step_env(self, index: int, action) -> dict:
+        if self._autoreset[index]:
+            return self._reset_env(index, None, None)
+        reward, terminated, truncated, info = self.envs[index].step_into(action, self._observations[index])
+        self._rewards[index] = reward
+        self._terminations[index] = terminated
+        self._truncations[index] = truncated
+        self._autoreset[index] = terminated or truncated
+        return info
+
     def render(self):
         return tuple(env.get_screen() for env in self.envs)
 
@@ -138,6 +209,13 @@ class RetroVectorEnv(VectorEnv):
         if self._closed:
             return
         self._closed = True
+        if self._queue is not None:
+            self._queue.close()
         self._pool.shutdown(wait=True)
         for env in self.envs:
             env.close()
+
+
+def _rows(merged: dict, ids: np.ndarray) -> dict:
+    """A merged info dict's rows ``ids`` (in that order), nested dicts too."""
+    return {key: _rows(value, ids) if isinstance(value, dict) else value[ids] for key, value in merged.items()}

@@ -1,0 +1,99 @@
+"""``StepQueue``: env steps handed to threads one at a time, collected as they finish.
+
+RetroVectorEnv's ``send``/``recv`` (EnvPool's asynchronous form) sit on it. A synchronous vector step
+waits for its slowest env before any can go on; here each env is stepped as soon as its action is
+sent, and ``take`` returns the first ones to finish. While it waits, the calling thread steps queued
+envs itself rather than sleeping.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+Task = TypeVar("Task")
+
+
+class StepQueue(Generic[Task]):
+    """Runs ``run(task)`` for each task put, on ``threads`` threads (counting the one calling ``take``).
+
+    ``take(count)`` returns ``count`` finished tasks as ``(task, result)`` pairs in the order they
+    finished, where ``result`` is what ``run`` returned or the exception it raised.
+    """
+
+    def __init__(self, run: Callable[[Task], Any], threads: int, name: str = "emucore-env"):
+        self._run = run
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # a task was put or finished, or the queue closes
+        self._queued: collections.deque[Task] = collections.deque()
+        self._finished: collections.deque[tuple[Task, Any]] = collections.deque()
+        self._running = 0
+        self._closed = False
+        self._workers = [threading.Thread(target=self._serve, name=f"{name}-{i}", daemon=True)
+                         for i in range(max(threads, 1) - 1)]
+        for worker in self._workers:
+            worker.start()
+
+    @property
+    def pending(self) -> int:
+        """Tasks put and not yet taken (queued, running or finished)."""
+        with self._lock:
+            return len(self._queued) + self._running + len(self._finished)
+
+    def put(self, tasks: list[Task]) -> None:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the step queue is closed")
+            self._queued.extend(tasks)
+            self._changed.notify_all()
+
+    def take(self, count: int) -> list[tuple[Task, Any]]:
+        """Waits for ``count`` finished tasks (ValueError if fewer are pending) and returns them."""
+        with self._lock:
+            if count > len(self._queued) + self._running + len(self._finished):
+                raise ValueError(f"{count} results asked for, but only "
+                                 f"{len(self._queued) + self._running + len(self._finished)} envs are stepping")
+        while True:
+            with self._lock:
+                if len(self._finished) >= count:
+                    return [self._finished.popleft() for _ in range(count)]
+                if not self._queued:
+                    self._changed.wait()
+                    continue
+                task = self._queued.popleft()
+                self._running += 1
+            self._finish(task)  # this thread steps an env instead of waiting
+
+    def close(self) -> None:
+        """Stops the threads once the tasks they are running finish; queued tasks are dropped."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._queued.clear()
+            self._changed.notify_all()
+        for worker in self._workers:
+            worker.join()
+
+    def _finish(self, task: Task) -> None:
+        try:
+            result = self._run(task)
+        except BaseException as error:  # noqa: BLE001 - handed to whoever takes the task
+            result = error
+        with self._lock:
+            self._running -= 1
+            self._finished.append((task, result))
+            self._changed.notify_all()
+
+    def _serve(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queued and not self._closed:
+                    self._changed.wait()
+                if self._closed:
+                    return
+                task = self._queued.popleft()
+                self._running += 1
+            self._finish(task)
