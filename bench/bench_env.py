@@ -8,7 +8,7 @@ run, the order reversed every round. The vector run compares 8 emucore envs on a
 pool (RetroVectorEnv) with 8 stable-retro envs in Gymnasium's AsyncVectorEnv (one process each).
 
     python bench/bench_env.py [--rounds 20] [--chunk 300] [--vector-steps 300] [--no-vector]
-                              [--game StudioDemo-Genesis --state NONE] [--scenario bench/scenarios/airstriker-lua.json]
+                              [--game StudioDemo-Genesis --state Start] [--scenario bench/scenarios/airstriker-lua.json]
 """
 
 from __future__ import annotations
