@@ -147,6 +147,7 @@ __attribute__((target("ssse3"))) static void xrgb8888_row_ssse3(const uint8_t *s
     }
     xrgb8888_row_scalar(src + 4 * x, count - x, out + 3 * x);
 }
+
 /* XRGB8888 with one byte permute: 16 pixels (64 bytes) in, 48 bytes out. */
 static const uint8_t xrgb8888_vbmi_index[64] = {
     2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, 18, 17, 16, 22,

@@ -153,20 +153,15 @@ def test_tree_scenario_with_crop_time_and_penalties(tmp_path):
     compare(theirs, ours, steps=400, seed=11, resets=2)
 
 
-def test_lua_scenario(tmp_path):
-    (tmp_path / "lua.json").write_text(json.dumps(LUA_SCENARIO))
-    (tmp_path / "rules.lua").write_text(LUA_RULES)
+@pytest.mark.parametrize("scenario, script, seed",
+                         [(LUA_SCENARIO, LUA_RULES, 12), (LUA_WRITES_SCENARIO, LUA_WRITES, 14)],
+                         ids=["reads", "writes-memory-and-custom-variables"])
+def test_lua_scenario(tmp_path, scenario, script, seed):
+    (tmp_path / "lua.json").write_text(json.dumps(scenario))
+    (tmp_path / scenario["scripts"][0]).write_text(script)
     theirs, ours = pair("StudioDemo-Genesis", scenario=str(tmp_path / "lua.json"),
                         use_restricted_actions=retro.Actions.ALL)
-    compare(theirs, ours, steps=300, seed=12, resets=2)
-
-
-def test_lua_scenario_that_writes_memory_and_custom_variables(tmp_path):
-    (tmp_path / "writes.json").write_text(json.dumps(LUA_WRITES_SCENARIO))
-    (tmp_path / "writes.lua").write_text(LUA_WRITES)
-    theirs, ours = pair("StudioDemo-Genesis", scenario=str(tmp_path / "writes.json"),
-                        use_restricted_actions=retro.Actions.ALL)
-    compare(theirs, ours, steps=300, seed=14, resets=2)
+    compare(theirs, ours, steps=300, seed=seed, resets=2)
 
 
 def test_two_players():
