@@ -75,7 +75,8 @@ class StepQueue(Generic[Task]):
             self._queued.clear()
             self._changed.notify_all()
         for worker in self._workers:
-            worker.join()
+            if worker is not threading.current_thread():  # closed by a finalizer run on a worker
+                worker.join()
 
     def _finish(self, task: Task) -> None:
         try:

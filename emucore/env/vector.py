@@ -14,6 +14,8 @@ Besides Gymnasium's ``step``, EnvPool's asynchronous form: ``async_reset()``, th
 from __future__ import annotations
 
 import os
+import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -165,7 +167,8 @@ class RetroVectorEnv(VectorEnv):
         if self._closed:
             raise RuntimeError("the vector env is closed")
         if self._queue is None:
-            self._queue = StepQueue(self._run_task, self._threads)
+            self._queue = StepQueue(_weak_method(self._run_task), self._threads)
+            weakref.finalize(self, self._queue.close)  # a vector env dropped without close() stops its threads
         self._in_flight[[index for index, _, _ in tasks]] = True
         self._queue.put(tasks)
 
@@ -219,3 +222,16 @@ class RetroVectorEnv(VectorEnv):
 def _rows(merged: dict, ids: np.ndarray) -> dict:
     """A merged info dict's rows ``ids`` (in that order), nested dicts too."""
     return {key: _rows(value, ids) if isinstance(value, dict) else value[ids] for key, value in merged.items()}
+
+
+def _weak_method(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``method`` called through a weak reference to its object, so that threads running it do not keep
+    the object alive."""
+    ref = weakref.WeakMethod(method)
+
+    def call(argument: Any) -> Any:
+        bound = ref()
+        if bound is None:
+            raise RuntimeError("the vector env is gone")
+        return bound(argument)
+    return call

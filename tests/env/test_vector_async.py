@@ -120,3 +120,21 @@ def test_an_env_that_fails_raises_from_recv_and_stays_usable():
 def test_batch_size_is_checked():
     with pytest.raises(ValueError, match="batch_size must be between 1 and num_envs"):
         RetroVectorEnv("StudioDemo-Nes", 2, batch_size=3)
+
+
+def test_a_dropped_vector_env_stops_its_threads():
+    import gc
+    import threading
+
+    before = threading.active_count()
+    vec = RetroVectorEnv("StudioDemo-Nes", 2, num_threads=2, batch_size=1)
+    vec.async_reset(seed=0)
+    vec.recv()
+    assert threading.active_count() > before
+    del vec
+    gc.collect()
+    for _ in range(100):  # the finalizer joins the pool's thread
+        if threading.active_count() == before:
+            break
+        threading.Event().wait(0.01)
+    assert threading.active_count() == before
