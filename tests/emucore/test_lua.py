@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import emucore.lua as lua_module
+import emucore.lua.runtime as lua_runtime
 from emucore.lua import LuaError, LuaScripts, to_done, to_int64, to_reward
 
 lupa = pytest.importorskip("lupa")
@@ -391,7 +392,7 @@ def test_nothing_reachable_is_a_python_object():
 
 
 def test_bytecode_is_rejected():
-    dumper = lua_module._lupa.LuaRuntime(encoding=None)
+    dumper = lua_runtime._lupa.LuaRuntime(encoding=None)
     bytecode = dumper.eval("string.dump(function() return 42 end)")
     escaped = "".join(f"\\{byte}" for byte in bytecode)
     for loader in (
@@ -536,7 +537,7 @@ def test_deep_recursion_is_an_error(body):
 @pytest.fixture
 def lua51(monkeypatch):
     module = pytest.importorskip("lupa.lua51")
-    monkeypatch.setattr(lua_module, "_lupa", module)
+    monkeypatch.setattr(lua_runtime, "_lupa", module)
     return module
 
 

@@ -1,0 +1,343 @@
+-- The trusted Lua side, part 1 of the chunk emucore.lua.runtime runs with the real globals: the
+-- budget (count hook and CPU-time net) and the sandbox the scripts run in. bindings.lua follows it
+-- in the same chunk and uses its locals.
+local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit, max_nesting,
+      thread_clock = ...
+
+local type, tostring, tonumber, error, select, pairs, ipairs, next =
+      type, tostring, tonumber, error, select, pairs, ipairs, next
+local pcall, xpcall, setmetatable, getmetatable = pcall, xpcall, setmetatable, getmetatable
+local collectgarbage, load, loadstring, setfenv = collectgarbage, load, loadstring, setfenv
+local concat = table.concat
+local sbyte, ssub, sfind, smatch, sgmatch, sgsub = string.byte, string.sub, string.find, string.match,
+                                                   string.gmatch, string.gsub
+local create, resume = coroutine.create, coroutine.resume
+local clock = thread_clock  -- this thread's CPU time: other threads' work must not count
+local sethook, getinfo = debug.sethook, debug.getinfo
+local is_luajit = jit ~= nil
+
+if is_luajit then
+  -- compiled traces skip count hooks: interpret everything so the budget sees every instruction
+  jit.off()
+  jit.flush()
+end
+
+-- budget: instructions (count hook) and, as a net for work done inside C functions, CPU time --
+local budget = { remaining = 0, deadline = 0, tripped = false, pending = false, reason = "" }
+local hook
+
+local function where()
+  -- "file:line: " of the innermost frame of a script (not of this file, not a C function)
+  local level = 2
+  while true do
+    local info = getinfo(level, "Sl")
+    if not info then return "" end
+    if info.what ~= "C" and info.source ~= "=emucore.lua" and info.currentline > 0 then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+    level = level + 1
+  end
+end
+
+local function join(a, b) return a .. b end
+
+-- Spending the budget allocates nothing and raises nothing here: it switches the hook to fire at
+-- every instruction, and the hook raises the error from then on, in every frame and coroutine,
+-- so that pcall loops cannot swallow it (nor a memory error keep it from being recorded).
+local function trip(reason)
+  if budget.tripped then return end
+  -- the hook may fire between these statements: it must find the reason before the flag
+  budget.reason = reason
+  budget.pending = true
+  budget.tripped = true
+  sethook(hook, "", 1)
+end
+
+hook = function()
+  if not budget.tripped then
+    local left = budget.remaining - grain
+    budget.remaining = left
+    if left < 0 then
+      trip("instruction limit exceeded")
+    elseif clock() > budget.deadline then
+      trip("time limit exceeded")
+    else
+      return
+    end
+  end
+  sethook(hook, "", 1)  -- this thread too (Lua 5.1 keeps a hook per coroutine)
+  if budget.pending then
+    budget.pending = false
+    local ok, at = pcall(where)
+    if ok then
+      local joined, message = pcall(join, at, budget.reason)
+      if joined then budget.reason = message end
+    end
+  end
+  error(budget.reason, 0)
+end
+
+local function charge(instructions)
+  local left = budget.remaining - instructions
+  budget.remaining = left
+  if left < 0 then trip("instruction limit exceeded") end
+end
+
+local function check_time(...)
+  if clock() > budget.deadline then trip("time limit exceeded") end
+  return ...
+end
+
+local nesting
+
+local function arm(limit, seconds)
+  nesting = 0
+  budget.remaining = limit
+  budget.deadline = clock() + seconds
+  budget.tripped = false
+  budget.pending = false
+  sethook(hook, "", grain)
+end
+
+-- the sandbox -------------------------------------------------------------------------------
+local env = {}
+
+local function compile(source, chunkname)
+  if is_luajit then
+    return load(source, chunkname, "t", env)  -- text only: no bytecode, even after a '#!' line
+  end
+  if sbyte(source, 1) == 27 then
+    return nil, "attempt to load a binary chunk"
+  end
+  local f, err = loadstring(source, chunkname)
+  if f then setfenv(f, env) end
+  return f, err
+end
+
+for _, name in ipairs({ "assert", "error", "ipairs", "next", "pairs", "rawequal", "rawget", "rawset",
+                        "select", "setmetatable", "getmetatable", "tonumber", "tostring", "type",
+                        "unpack", "gcinfo" }) do
+  env[name] = _G[name]
+end
+env._VERSION = _VERSION
+env._G = env
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+
+-- C functions that call back into Lua nest on the C stack (gsub takes ~9 KB a level and LuaJIT
+-- does not count C levels: deep nesting crashes the process), so their nesting is capped
+nesting = 0
+
+local function enter()
+  if nesting >= max_nesting then
+    error("C stack overflow (callbacks nested too deeply)", 3)
+  end
+  nesting = nesting + 1
+end
+
+local function finish(name, nests, ok, ...)
+  if nests then nesting = nesting - 1 end
+  if not ok then
+    local e = ...
+    if type(e) == "string" and not smatch(e, "^[^\n]-:%d+: ") then
+      -- the C function's own error: give it the script's position and the function's name, as an
+      -- unwrapped call would have ("script.lua:3: bad argument #1 to 'rep' (...)")
+      e = sgsub(e, "to '%?'", "to '" .. name .. "'", 1)
+      error(e, 2)
+    end
+    error(e, 0)
+  end
+  return check_time(...)
+end
+
+-- The count hook does not see the work a C function does: check the clock after each call.
+-- The call runs under pcall, so an error cannot skip the nesting count down.
+local function wrap(name, f, nests)
+  if type(f) ~= "function" then return f end
+  if nests then
+    return function(...)
+      enter()
+      return finish(name, true, pcall(f, ...))
+    end
+  end
+  return function(...) return finish(name, false, pcall(f, ...)) end
+end
+
+local function pattern_cost(subject, pattern)
+  -- worst case of Lua's backtracking matcher: each quantified item may retry every position
+  local n = #subject + 1
+  local quantifiers, optionals = 0, 0
+  local i, len = 1, #pattern
+  while i <= len do
+    local c = sbyte(pattern, i)
+    if c == 37 then                            -- '%'
+      if sbyte(pattern, i + 1) == 98 then      -- %bxy
+        quantifiers = quantifiers + 1
+        i = i + 4
+      else
+        i = i + 2
+      end
+    elseif c == 91 then                        -- '[': skip the set
+      i = i + 1
+      if sbyte(pattern, i) == 94 then i = i + 1 end
+      if sbyte(pattern, i) == 93 then i = i + 1 end
+      while i <= len and sbyte(pattern, i) ~= 93 do
+        if sbyte(pattern, i) == 37 then i = i + 1 end
+        i = i + 1
+      end
+      i = i + 1
+    else
+      if c == 42 or c == 43 or c == 45 then    -- '*', '+', '-'
+        quantifiers = quantifiers + 1
+      elseif c == 63 then                      -- '?'
+        optionals = optionals + 1
+      end
+      i = i + 1
+    end
+  end
+  local cost = n * 2 ^ optionals
+  for k = 1, quantifiers do
+    cost = cost * n / (k + 1)
+    if cost > pattern_limit then break end
+  end
+  return cost
+end
+
+local function guard(subject, pattern)
+  local ts, tp = type(subject), type(pattern)
+  if (ts == "string" or ts == "number") and (tp == "string" or tp == "number") then
+    if pattern_cost(tostring(subject), tostring(pattern)) > pattern_limit then
+      error("pattern too complex for the sandbox", 3)
+    end
+  end
+end
+
+-- the string library is also the string metatable's __index: harden the real table
+string.dump = nil
+local reentrant = { gsub = true, format = true, sort = true, foreach = true, foreachi = true }
+for name, f in pairs(string) do string[name] = wrap(name, f, reentrant[name]) end
+local find, match, gsub, rep = string.find, string.match, string.gsub, string.rep
+string.rep = function(...)
+  -- Lua 5.1 loops n times even for an empty string, unseen by the count hook
+  local s, n, sep = ...
+  if s == "" and (sep == nil or sep == "") and type(n) == "number" then return "" end
+  return rep(...)
+end
+local gmatch_iter = wrap("gmatch", function(iterate) return iterate() end)
+string.find = function(s, p, init, plain)
+  if not plain then guard(s, p) end
+  return find(s, p, init, plain)
+end
+string.match = function(s, p, init)
+  guard(s, p)
+  return match(s, p, init)
+end
+string.gmatch = function(s, p)
+  guard(s, p)
+  local iterate = sgmatch(s, p)
+  return function() return gmatch_iter(iterate) end
+end
+string.gsub = function(s, p, repl, n)
+  guard(s, p)
+  return gsub(s, p, repl, n)
+end
+env.string = string
+
+env.table = copy(table)
+for name, f in pairs(env.table) do env.table[name] = wrap(name, f, reentrant[name]) end
+env.math = copy(math)
+env.coroutine = copy(coroutine)
+
+-- Whoever catches an error restores the nesting (defensive: the wrappers count down themselves).
+-- Catching a stack overflow costs a stack reallocation, much C work for few instructions: charge it.
+local function after_catch(depth, ok, ...)
+  nesting = depth
+  if not ok then
+    local e = ...
+    if type(e) == "string" and sfind(e, "stack overflow", 1, true) then charge(10000) end
+  end
+  return ok, ...
+end
+
+env.pcall = function(...)
+  return after_catch(nesting, pcall(...))
+end
+
+-- an error handler runs inside the hook that raised the error, where no hook fires: once the
+-- budget is spent, skip the script's handler so it cannot loop unseen
+env.xpcall = function(f, handler, ...)
+  return after_catch(nesting, xpcall(f, function(e)
+    if budget.tripped then return e end
+    return handler(e)
+  end, ...))
+end
+
+env.coroutine.resume = function(...)
+  return after_catch(nesting, resume(...))
+end
+
+if not is_luajit then
+  -- Lua 5.1 keeps a Lua hook per thread: give every new coroutine the budget's hook (LuaJIT's
+  -- hook is global)
+  local sandbox_resume = env.coroutine.resume
+  local function hooked_create(f)
+    local co = create(f)
+    sethook(co, hook, "", budget.tripped and 1 or grain)
+    return co
+  end
+  local function rethrow(ok, ...)
+    if not ok then error((...), 0) end
+    return ...
+  end
+  env.coroutine.create = hooked_create
+  env.coroutine.wrap = function(f)
+    local co = hooked_create(f)
+    return function(...) return rethrow(sandbox_resume(co, ...)) end
+  end
+end
+
+env.print = function(...)
+  local parts = {}
+  for i = 1, select("#", ...) do
+    parts[i] = tostring((select(i, ...)))
+  end
+  local line = concat(parts, "\t")
+  if #line > print_limit then line = ssub(line, 1, print_limit) .. "..." end
+  py_print(line)
+end
+env.loadstring = function(source, chunkname)
+  if type(source) ~= "string" then
+    error("bad argument #1 to 'loadstring' (string expected, got " .. type(source) .. ")", 2)
+  end
+  return compile(source, chunkname or source)
+end
+
+env.load = function(chunk, chunkname)
+  if type(chunk) == "string" then
+    return compile(chunk, chunkname or chunk)
+  end
+  if type(chunk) ~= "function" then
+    error("bad argument #1 to 'load' (function expected, got " .. type(chunk) .. ")", 2)
+  end
+  local parts = {}
+  while true do
+    local piece = chunk()
+    if piece == nil or piece == "" then break end
+    if type(piece) ~= "string" then return nil, "reader function must return a string" end
+    parts[#parts + 1] = piece
+  end
+  return compile(concat(parts), chunkname or "=(load)")
+end
+
+local gc_options = { collect = true, count = true, step = true }
+env.collectgarbage = function(option, arg)
+  option = option or "collect"
+  if not gc_options[option] then
+    error("collectgarbage option '" .. tostring(option) .. "' is not allowed in the sandbox", 2)
+  end
+  return collectgarbage(option, arg)
+end
