@@ -30,10 +30,14 @@ Differences from stable-retro, all on purpose:
 * Limits, per script load and per call: an instruction budget (a count hook that, once the budget
   is spent, fails at every instruction so that ``pcall`` cannot swallow it; an ``xpcall`` handler is
   then skipped); a CPU-time net (the calling thread's CPU time, so that other threads of a vector
-  env do not count) for work done inside C functions, where no instruction is counted; a memory
+  env do not count) for work done inside C functions, where no instruction is counted, timed from
+  the first check (the first count hook, or after the first library call), so that a short call
+  never reads the clock; a memory
   cap per state; Lua's stack limit; a cap on how deep C functions that call back into Lua
   nest (LuaJIT does not count C levels, and nested ``gsub`` callbacks would overflow the C stack and
   kill the process); and a worst-case cost cap on string pattern matching.
+* During an evaluation (``LuaScripts.prime``), ``data`` reads the variables' values taken at its
+  start, without calling into Python; a script's write drops them.
 * A file that fails to load is recorded in ``LuaScripts.load_errors`` (stable-retro ignores it).
 * Error messages carry the file and line (``"script.lua:12: Out of bounds access"``). An unknown
   variable says so instead of stable-retro's ``"C++ exception"``; a missing function says

@@ -23,8 +23,19 @@ if is_luajit then
 end
 
 -- budget: instructions (count hook) and, as a net for work done inside C functions, CPU time --
-local budget = { remaining = 0, deadline = 0, tripped = false, pending = false, reason = "" }
+-- The clock is read at the first check (the first count hook, or after the first library call),
+-- not when a call starts: a call too short for either never pays for reading it.
+local budget = { remaining = 0, seconds = 0, deadline = nil, tripped = false, pending = false, reason = "" }
 local hook
+
+local function past_deadline()
+  local now, deadline = clock(), budget.deadline
+  if deadline == nil then
+    budget.deadline = now + budget.seconds
+    return false
+  end
+  return now > deadline
+end
 
 local function where()
   -- "file:line: " of the innermost frame of a script (not of this file, not a C function)
@@ -59,7 +70,7 @@ hook = function()
     budget.remaining = left
     if left < 0 then
       trip("instruction limit exceeded")
-    elseif clock() > budget.deadline then
+    elseif past_deadline() then
       trip("time limit exceeded")
     else
       return
@@ -84,7 +95,7 @@ local function charge(instructions)
 end
 
 local function check_time(...)
-  if clock() > budget.deadline then trip("time limit exceeded") end
+  if past_deadline() then trip("time limit exceeded") end
   return ...
 end
 
@@ -93,7 +104,8 @@ local nesting
 local function arm(limit, seconds)
   nesting = 0
   budget.remaining = limit
-  budget.deadline = clock() + seconds
+  budget.seconds = seconds
+  budget.deadline = nil
   budget.tripped = false
   budget.pending = false
   sethook(hook, "", grain)

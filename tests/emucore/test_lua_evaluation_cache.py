@@ -95,3 +95,24 @@ def test_reload_forgets_the_names():
     lua.reload()
     lua.prime(NAMES, [6, 9, None], 0)  # the same names object: sent again to the new state
     assert lua.call("f") == 6 and data.lookups == []
+
+
+def test_a_short_call_reads_no_clock_and_a_long_one_is_still_timed(monkeypatch):
+    import time
+
+    reads = []
+
+    def clock() -> float:
+        reads.append(1)
+        return time.process_time()
+
+    monkeypatch.setattr(time, "thread_time", clock)  # what each new Lua state is given
+    lua = scripts("function short() return data.lives + 1 end\n"
+                  "function long() local s = ('a'):rep(4000) while true do s:find('a*b') end end",
+                  time_limit=0.1)
+    for _ in range(100):
+        assert lua.call("short") == 4
+    assert reads == []
+    with pytest.raises(Exception, match="time limit exceeded"):
+        lua.call("long")
+    assert reads
