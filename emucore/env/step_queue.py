@@ -1,9 +1,9 @@
 """``StepQueue``: env steps handed to threads one at a time, collected as they finish.
 
-RetroVectorEnv's ``send``/``recv`` (EnvPool's asynchronous form) sit on it. A synchronous vector step
-waits for its slowest env before any can go on; here each env is stepped as soon as its action is
-sent, and ``take`` returns the first ones to finish. While it waits, the calling thread steps queued
-envs itself rather than sleeping.
+RetroVectorEnv's ``step``/``reset`` (take every env) and ``send``/``recv`` (EnvPool's asynchronous
+form: take the first ones to finish) sit on it. Threads take envs one at a time, so none idles
+while another works through a fixed share; while it waits, the calling thread steps queued envs
+itself rather than sleeping.
 """
 
 from __future__ import annotations
@@ -36,12 +36,6 @@ class StepQueue(Generic[Task]):
         for worker in self._workers:
             worker.start()
 
-    @property
-    def pending(self) -> int:
-        """Tasks put and not yet taken (queued, running or finished)."""
-        with self._lock:
-            return len(self._queued) + self._running + len(self._finished)
-
     def put(self, tasks: list[Task]) -> None:
         with self._lock:
             if self._closed:
@@ -52,9 +46,9 @@ class StepQueue(Generic[Task]):
     def take(self, count: int) -> list[tuple[Task, Any]]:
         """Waits for ``count`` finished tasks (ValueError if fewer are pending) and returns them."""
         with self._lock:
-            if count > len(self._queued) + self._running + len(self._finished):
-                raise ValueError(f"{count} results asked for, but only "
-                                 f"{len(self._queued) + self._running + len(self._finished)} envs are stepping")
+            pending = len(self._queued) + self._running + len(self._finished)
+            if count > pending:
+                raise ValueError(f"{count} results asked for, but only {pending} envs are stepping")
         while True:
             with self._lock:
                 if len(self._finished) >= count:

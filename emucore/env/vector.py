@@ -4,11 +4,11 @@ stable-retro allows one emulator per process, so its vector envs need a process 
 copy every observation between processes. Here each env's emulator is a private core copy and
 ``step()`` releases the GIL while the core runs, so threads run the cores in parallel and the
 observations land in one batch array. ``num_threads`` (default: the CPUs) counts the calling
-thread, which steps a share of the envs itself. Autoreset follows Gymnasium's default (next step).
+thread, which steps envs itself; the threads take envs one at a time from one queue
+(emucore.env.step_queue). Autoreset follows Gymnasium's default (next step).
 
 Besides Gymnasium's ``step``, EnvPool's asynchronous form: ``async_reset()``, then ``recv()`` the first
-``batch_size`` envs to finish and ``send()`` their next actions, so no env waits for the slowest
-(emucore.env.step_queue).
+``batch_size`` envs to finish and ``send()`` their next actions, so no env waits for the slowest.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -60,34 +59,30 @@ class RetroVectorEnv(VectorEnv):
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
-        threads = max(1, min(num_threads or os.cpu_count() or 1, num_envs))
-        self._chunks = [list(range(i, num_envs, threads)) for i in range(threads)]
-        self._pool = ThreadPoolExecutor(max(threads - 1, 1), thread_name_prefix="emucore-env")
         self.batch_size = batch_size or num_envs
-        self._threads = threads
-        self._queue: StepQueue[tuple[int, Any, Any]] | None = None  # send/recv's, made by the first send
+        self._threads = max(1, min(num_threads or os.cpu_count() or 1, num_envs))
+        self._queue: StepQueue[tuple[int, Any, Any]] | None = None  # made by the first step, reset or send
         self._in_flight = np.zeros(num_envs, dtype=np.bool_)
         self._received = np.arange(self.batch_size)
         self._closed = False
 
-    def _parallel(self, work) -> list[dict]:
-        """Runs ``work(index)`` for every env, a chunk of envs per thread; returns their infos."""
-        infos: list[dict] = [{}] * self.num_envs
-
-        def run(chunk: list[int]) -> None:
-            for index in chunk:
-                infos[index] = work(index)
-
-        # The calling thread runs the first chunk itself: waking a sleeping thread costs ~100 us on a VM,
-        # so one env thread steps with no hand-off at all, and two with one.
-        futures = [self._pool.submit(run, chunk) for chunk in self._chunks[1:]]
+    def _parallel(self, tasks: list[tuple[int, str, Any]]) -> list[dict]:
+        """Runs one task per env (the synchronous step and reset) and returns the infos in env order;
+        a failing env raises once every env has run, so no env is left stepping."""
+        self._start(tasks)
+        assert self._queue is not None  # made by _start
         try:
-            run(self._chunks[0])
-        finally:
-            for future in futures:
-                future.exception()  # waits: no env is left stepping when this returns or raises
-        for future in futures:
-            future.result()
+            done = self._queue.take(len(tasks))
+        except BaseException:  # interrupted while waiting: let the envs finish before raising
+            done = self._queue.take(len(tasks))
+            self._in_flight[:] = False
+            raise
+        self._in_flight[:] = False
+        infos: list[dict] = [{}] * self.num_envs
+        for (index, _, _), result in done:
+            if isinstance(result, BaseException):
+                raise result
+            infos[index] = result
         return infos
 
     def _merge(self, infos: list[dict]) -> dict:
@@ -111,12 +106,12 @@ class RetroVectorEnv(VectorEnv):
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
         self._check_no_async_steps("reset")
         seeds = self._seeds(seed)
-        infos = self._parallel(lambda index: self._reset_env(index, seeds[index], options))
+        infos = self._parallel([(index, "reset", (seeds[index], options)) for index in range(self.num_envs)])
         return (self._observations.copy() if self.copy else self._observations), self._merge(infos)
 
     def step(self, actions):
         self._check_no_async_steps("step")
-        infos = self._parallel(lambda index: self._step_env(index, actions[index]))
+        infos = self._parallel([(index, "step", actions[index]) for index in range(self.num_envs)])
         return (
             self._observations.copy() if self.copy else self._observations,
             self._rewards.copy(),
@@ -214,7 +209,6 @@ class RetroVectorEnv(VectorEnv):
         self._closed = True
         if self._queue is not None:
             self._queue.close()
-        self._pool.shutdown(wait=True)
         for env in self.envs:
             env.close()
 
