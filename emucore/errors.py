@@ -82,8 +82,12 @@ class CoreError(EmucoreError, RuntimeError):
     """A core failed inside a call (it threw a C++ exception, caught at the boundary); its state is undefined."""
 
 
-class EmulatorClosedError(EmucoreError, RuntimeError):
-    """A call on an emulator (or core session) after ``close()``."""
+class EmulatorClosedError(EmucoreError, RuntimeError, AttributeError):
+    """A call on an emulator (or core session, or env) after ``close()``.
+
+    Also an ``AttributeError``: stable-retro deletes the emulator at close, so code written for it
+    catches ``AttributeError`` there.
+    """
 
 
 class EmulatorBusyError(EmucoreError, RuntimeError):

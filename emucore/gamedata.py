@@ -18,6 +18,7 @@ from emucore.datatypes import ALL_ONES
 from emucore.done_explanation import DoneReason, explain
 from emucore.emulator import PLAYERS
 from emucore.errors import UnmappedAddressError
+from emucore.gamedata_api import GameDataMethods
 from emucore.libretro import CoreSession
 from emucore.libretro.observations import ObservationPlan
 from emucore.memory import AddressSpace
@@ -50,8 +51,11 @@ def _as_int(value: Any) -> int:
     return int(value)
 
 
-class GameData:
+class GameData(GameDataMethods):
     """Variables, scenario and custom variables over one emulator's live memory.
+
+    stable-retro's methods for editing variables (``data["x"]``, ``set_variable``, ...) come from
+    :class:`emucore.gamedata_api.GameDataMethods`.
 
     Args:
         variables: data.json's variables by name.
@@ -85,10 +89,6 @@ class GameData:
         self._delta_names = sorted(self._names_measured_as("delta"))
         # players whose reward spec is empty always get 0: skip evaluating them
         self._scored = [(p, spec) for p, spec in enumerate(scenario.rewards[:PLAYERS]) if not spec.empty]
-        self._variable_names = tuple(self.variables)
-        self._info_items = [
-            (name, v.address, v.type, ALL_ONES if v.mask is None else v.mask) for name, v in self.variables.items()
-        ]
         self._now: dict[str, int] = {}
         self._previous: dict[str, int] | None = None
         self._evaluated = False
@@ -103,11 +103,24 @@ class GameData:
         self.compile = True
         self._compiled: CompiledScenario | None = None
         self._reader: CompiledScenario | None = None  # reads the variables of a scenario that cannot compile
+        self._in_c = False  # the delta history is in the compiled program (its last evaluation ran there)
+        self._variables_changed()
+
+    def _variables_changed(self) -> None:
+        """Rebuilds what is derived from ``variables``; the delta history carries over."""
+        if self._in_c and self._compiled is not None:
+            self._now = self._compiled.snapshot()
+            self._in_c = False
+        self._values = None
+        self._variable_names = tuple(self.variables)
+        self._info_items = [
+            (name, v.address, v.type, ALL_ONES if v.mask is None else v.mask) for name, v in self.variables.items()
+        ]
+        self._compiled = self._reader = None
         if self.lua is None:
-            self._compiled = compile_scenario(self.variables, scenario, self._scored, self._delta_names)
+            self._compiled = compile_scenario(self.variables, self.scenario, self._scored, self._delta_names)
         if self._compiled is None:
             self._reader = compile_scenario(self.variables, Scenario.parse(None), [], [])
-        self._in_c = False  # the delta history is in the compiled program (its last evaluation ran there)
 
     # ---- evaluation ----
 
@@ -377,15 +390,6 @@ class GameData:
         for name, value in self.custom.items():
             info[name] = _as_int(value)
         return info
-
-    def valid_actions(self) -> list[list[int]]:
-        return self.actions.valid_actions()
-
-    def filter_action(self, mask: int) -> int:
-        return self.actions.filter(mask)
-
-    def crop_info(self, player: int = 0) -> tuple[int, int, int, int]:
-        return self.scenario.crop(player)
 
     # ---- what Lua scripts see (emucore.lua.DataAccess) ----
 

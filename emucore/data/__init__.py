@@ -17,7 +17,7 @@ Data roots
       a folder, ``CUSTOM_ONLY`` is part of the default mask, so ``make("MyGame")`` finds its
       games (and, as a consequence, registered custom folders are then searched by default too).
 
-Lookup order (``Integrations.paths``; only the sets enabled in the mask take part)
+Lookup order (``Integrations.folders``; only the sets enabled in the mask take part)
     1. ``<root>/contrib``                        (CONTRIB_ONLY)
     2. ``<root>/experimental``                   (EXPERIMENTAL_ONLY)
     3. ``EMUCORE_DATA_PATH`` folders, in order   (CUSTOM_ONLY)

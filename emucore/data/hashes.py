@@ -86,7 +86,7 @@ def get_known_hashes(inttype: Integrations | int = Integrations.ALL) -> dict[str
     Args:
         inttype: The sets to take games from (stable-retro always uses ``ALL``).
     """
-    folders = resolve(inttype).paths
+    folders = resolve(inttype).folders
     table = _game_shas(folders)
     known: dict[str, tuple[str, str, str]] = {}
     for game in sorted(table):

@@ -16,8 +16,10 @@ _STABLE, _EXPERIMENTAL, _CONTRIB, _CUSTOM, _ALL, _DEFAULT = 1, 2, 4, 8, 15, 16
 
 _SET_NAMES = ((_STABLE, "stable"), (_CONTRIB, "contrib"), (_EXPERIMENTAL, "experimental"), (_CUSTOM, "custom"))
 
-#: Custom folders registered with ``Integrations.add_custom_path`` (absolute, registration order).
+#: Custom folders registered with ``Integrations.add_custom_path``, as given (stable-retro's list),
+#: and the absolute folders they name, in registration order.
 _CUSTOM_PATHS: list[str] = []
+_CUSTOM_FOLDERS: list[str] = []
 
 
 class Integrations(enum.Flag):
@@ -97,12 +99,32 @@ class Integrations(enum.Flag):
 
     @property
     def paths(self) -> list[str]:
-        """The set folders searched, in lookup order, as absolute paths.
+        """stable-retro's view of the sets searched: ``contrib``, ``experimental``, the registered
+        custom folders as given, ``stable``; only the enabled sets.
+
+        Set names are relative to the data root, as in stable-retro. The folders actually searched,
+        which add the ``EMUCORE_DATA_PATH`` folders, the studio's and our integrations, are
+        :attr:`folders`.
+        """
+        value = self.resolve()._value_
+        found: list[str] = []
+        if value & _CONTRIB:
+            found.append("contrib")
+        if value & _EXPERIMENTAL:
+            found.append("experimental")
+        if value & _CUSTOM:
+            found.extend(_CUSTOM_PATHS)
+        if value & _STABLE:
+            found.append("stable")
+        return found
+
+    @property
+    def folders(self) -> list[str]:
+        """The folders searched, in lookup order, as absolute paths.
 
         ``contrib``, ``experimental``, the custom folders (``EMUCORE_DATA_PATH`` first, then
         registration order), the studio's integrations, our ``integrations/``, stable-retro's
-        ``stable``. Only the enabled sets take part. stable-retro returns names relative to the
-        data root (``"stable"``); ``os.path.join(path(), p)`` gives the same folder for both forms.
+        ``stable``. Only the enabled sets take part.
         """
         value = self.resolve()._value_
         root = path()
@@ -124,15 +146,29 @@ class Integrations(enum.Flag):
     def add_custom_path(cls, path: str | os.PathLike[str]) -> None:
         """Register a custom folder of game folders (searched after the ones already registered).
 
-        A relative path is made absolute against the current directory (stable-retro would
-        join it to its data root). This does not change ``DEFAULT``.
+        A relative path names a folder of the data root when there is one (stable-retro's
+        meaning, so ``add_custom_path("stable")`` is the stable set), else a folder of the
+        current directory. This does not change ``DEFAULT``.
         """
-        _CUSTOM_PATHS.append(os.path.abspath(os.path.expanduser(os.fspath(path))))
+        given = os.fspath(path)
+        _CUSTOM_PATHS.append(given)
+        _CUSTOM_FOLDERS.append(_custom_folder(given))
 
     @classmethod
     def clear_custom_paths(cls) -> None:
         """Forget the registered custom folders (``EMUCORE_DATA_PATH`` folders stay)."""
         del _CUSTOM_PATHS[:]
+        del _CUSTOM_FOLDERS[:]
+
+
+def _custom_folder(given: str) -> str:
+    folder = os.path.expanduser(given)
+    if os.path.isabs(folder):
+        return folder  # as given, so found files read back as the caller spelled the folder
+    root = path()
+    if root and os.path.isdir(os.path.join(root, folder)):
+        return os.path.join(root, folder)
+    return os.path.abspath(folder)
 
 
 # stable-retro keeps the list on the class; code reading Integrations.CUSTOM_PATHS sees ours.
@@ -190,7 +226,7 @@ def env_custom_paths() -> list[str]:
 
 def custom_paths() -> list[str]:
     """Every custom folder in lookup order: ``EMUCORE_DATA_PATH`` ones, then registered ones."""
-    return env_custom_paths() + list(_CUSTOM_PATHS)
+    return env_custom_paths() + list(_CUSTOM_FOLDERS)
 
 
 @cache
@@ -235,4 +271,4 @@ def resolve(inttype: Integrations | int | None = None) -> Integrations:
 
 def is_registered_custom(folder: str) -> bool:
     """Whether ``folder`` was registered explicitly (not through ``EMUCORE_DATA_PATH``)."""
-    return folder in _CUSTOM_PATHS and folder not in env_custom_paths()
+    return folder in _CUSTOM_FOLDERS and folder not in env_custom_paths()

@@ -32,7 +32,7 @@ def _game_dirs(game: str, inttype: Integrations | int) -> list[str]:
     """The folders a game's files are looked for in, in order: the folder itself when given by path."""
     if is_game_folder_path(game):
         return [os.path.abspath(os.path.expanduser(game))]
-    return [os.path.join(folder, game) for folder in resolve(inttype).paths]
+    return [os.path.join(folder, game) for folder in resolve(inttype).folders]
 
 
 def get_file_path(
@@ -73,9 +73,18 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
     raise GameNotFoundError(f"No romfiles found for game: {game}")
 
 
+def _public_lookups():
+    """``emucore.data`` itself: lookups that call each other go through the public module, so code
+    that replaces ``retro.data.get_file_path`` or ``get_romfile_path`` (stable-retro's own tests
+    do) is followed, as in stable-retro, where they live in one module."""
+    import emucore.data
+
+    return emucore.data
+
+
 def _read_metadata(game: str, inttype: Integrations | int) -> dict:
-    metadata = get_file_path(game, METADATA_FILE, inttype)
-    if not metadata:
+    metadata = _public_lookups().get_file_path(game, METADATA_FILE, inttype)
+    if not metadata or not os.path.isfile(metadata):
         return {}
     try:
         return read_metadata(metadata)
@@ -85,12 +94,13 @@ def _read_metadata(game: str, inttype: Integrations | int) -> dict:
 
 def get_original_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str:
     """``metadata.json``'s ``original_rom_name`` (FBNeo) if that file exists, else :func:`get_romfile_path`."""
+    lookups = _public_lookups()
     original = _read_metadata(game, inttype).get("original_rom_name")
     if isinstance(original, str) and is_file_name(original):
-        found = get_file_path(game, original, inttype)
-        if found:
+        found = lookups.get_file_path(game, original, inttype)
+        if found and os.path.exists(found):
             return found
-    return get_romfile_path(game, inttype)
+    return lookups.get_romfile_path(game, inttype)
 
 
 def get_fbneo_rom_name(game: str, inttype: Integrations | int = Integrations.DEFAULT) -> str | None:
@@ -122,7 +132,7 @@ def list_games(inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
     folder that does not exist, which raises ``FileNotFoundError`` as in stable-retro.
     """
     games: set[str] = set()
-    for folder in resolve(inttype).paths:
+    for folder in resolve(inttype).folders:
         for name in _listdir(folder, strict=is_registered_custom(folder)):
             if name not in games and os.path.exists(os.path.join(folder, name, SHA_FILE)):
                 games.add(name)
@@ -172,7 +182,7 @@ def find_games(inttype: Integrations | int = Integrations.ALL) -> list[GameInfo]
     """
     sha_folder: dict[str, str] = {}
     rom_files: dict[str, set[str]] = {}
-    for folder in resolve(inttype).paths:
+    for folder in resolve(inttype).folders:
         try:
             entries = list(os.scandir(folder))
         except OSError:

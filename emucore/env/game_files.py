@@ -14,7 +14,7 @@ from emucore.integration import METADATA_FILE, read_metadata
 def game_metadata(game: str, inttype: Any) -> dict:
     """metadata.json of the game, {} if it has none."""
     path = retro_data.get_file_path(game, METADATA_FILE, inttype)
-    return read_metadata(path) if path else {}
+    return read_metadata(path) if path and os.path.isfile(path) else {}
 
 
 def game_data_sources(game: str, inttype: Any, info: str | None, scenario: str | None) -> GameDataSources:
@@ -26,4 +26,4 @@ def _json_path(game: str, inttype: Any, name: str) -> Path | None:
     if name.endswith(".json"):
         return Path(name) if os.path.exists(name) else None
     found = retro_data.get_file_path(game, f"{name}.json", inttype)
-    return Path(found) if found else None
+    return Path(found) if found and os.path.isfile(found) else None

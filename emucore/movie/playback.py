@@ -127,7 +127,7 @@ def resolve_game(movie: Movie, game: str | None, inttype: Any) -> str:
         known = data.get_known_hashes(inttype)
         if sha1 in known:
             return known[sha1][0]
-    where = ", ".join(data.resolve(inttype).paths) or "no integration folders"
+    where = ", ".join(data.resolve(inttype).folders) or "no integration folders"
     if named in ("", "?"):
         problem = "names no game (GameName is missing or '?'); pass --game NAME"
     else:

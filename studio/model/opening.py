@@ -32,7 +32,7 @@ class OpenError(ValueError):
 def _integration_named(name: str) -> Path | None:
     if data.is_game_folder_path(name):
         return None
-    for base in data.Integrations.ALL.paths:
+    for base in data.Integrations.ALL.folders:
         folder = Path(base) / name
         if folder.is_dir():
             return folder

@@ -101,21 +101,39 @@ def test_paths_order(tmp_path, monkeypatch):
     assert data.path() == str(root)
     studio = str(studio_integrations_dir())
     expected = [str(root / "contrib"), str(root / "experimental"), str(a), str(b), studio, OURS, str(root / "stable")]
-    assert Integrations.ALL.paths == expected
-    assert Integrations.STABLE.paths == [studio, OURS, str(root / "stable")]
-    assert Integrations.CUSTOM_ONLY.paths == [str(a), str(b)]
-    assert Integrations(6).paths == [str(root / "contrib"), str(root / "experimental")]
+    assert Integrations.ALL.folders == expected
+    assert Integrations.STABLE.folders == [studio, OURS, str(root / "stable")]
+    assert Integrations.CUSTOM_ONLY.folders == [str(a), str(b)]
+    assert Integrations(6).folders == [str(root / "contrib"), str(root / "experimental")]
     monkeypatch.setenv("EMUCORE_DATA_PATH", os.pathsep.join([str(env), ""]))
-    assert Integrations.CUSTOM_ONLY.paths == [str(env), str(a), str(b)]
-    assert Integrations.DEFAULT.paths == [str(env), str(a), str(b), studio, OURS, str(root / "stable")]
+    assert Integrations.CUSTOM_ONLY.folders == [str(env), str(a), str(b)]
+    assert Integrations.DEFAULT.folders == [str(env), str(a), str(b), studio, OURS, str(root / "stable")]
     Integrations.clear_custom_paths()
-    assert Integrations.CUSTOM_ONLY.paths == [str(env)]
+    assert Integrations.CUSTOM_ONLY.folders == [str(env)]
 
 
-def test_relative_custom_path_is_made_absolute(tmp_path, monkeypatch):
+def test_paths_are_stable_retros_names(tmp_path, monkeypatch):
+    """``paths`` is stable-retro's list (set names, custom folders as given); ``folders`` is what is searched."""
+    monkeypatch.setenv("RETRO_DATA_PATH", str(tmp_path / "root"))
+    monkeypatch.setenv("EMUCORE_DATA_PATH", str(tmp_path / "env"))
+    assert Integrations.STABLE.paths == ["stable"]
+    assert Integrations.ALL.paths == ["contrib", "experimental", "stable"]
+    assert Integrations.CUSTOM.paths == ["stable"] and not Integrations.CUSTOM_ONLY.paths
+    Integrations.add_custom_path(str(tmp_path / "a"))
+    Integrations.add_custom_path("b")
+    assert Integrations.CUSTOM.paths == [str(tmp_path / "a"), "b", "stable"]
+    assert Integrations.ALL.paths == ["contrib", "experimental", str(tmp_path / "a"), "b", "stable"]
+
+
+def test_relative_custom_path_is_the_data_roots_folder_else_the_current_directorys(tmp_path, monkeypatch):
+    root = tmp_path / "root"
+    (root / "stable").mkdir(parents=True)
+    monkeypatch.setenv("RETRO_DATA_PATH", str(root))
     monkeypatch.chdir(tmp_path)
-    Integrations.add_custom_path("mine")
-    assert Integrations.CUSTOM_ONLY.paths == [str(tmp_path / "mine")]
+    Integrations.add_custom_path("stable")  # stable-retro's meaning: a folder of the data root
+    Integrations.add_custom_path("mine")  # no such folder in the root: the current directory's
+    assert Integrations.CUSTOM_ONLY.paths == ["stable", "mine"]
+    assert Integrations.CUSTOM_ONLY.folders == [str(root / "stable"), str(tmp_path / "mine")]
 
 
 # -- lookup ------------------------------------------------------------------------------------

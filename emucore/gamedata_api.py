@@ -1,0 +1,123 @@
+"""stable-retro's ``GameData`` methods that :class:`emucore.gamedata.GameData` offers on top of its
+evaluation: item access (``data["x"]``), editing the variables (``get_variable``, ``set_variable``,
+``remove_variable``, ``list_variables``, ``vars``) and the action and crop queries.
+
+A variable is a dict ``{"address": int, "type": str}`` as in stable-retro, plus ``"mask"`` when
+data.json gives one (stable-retro drops masks here). An edit takes effect at the next evaluation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from emucore.integration.datafile import Variable, variables_from_info
+
+if TYPE_CHECKING:
+    from emucore.actions import ActionGroups
+    from emucore.scenario import Scenario
+
+
+def _as_dict(variable: Variable) -> dict[str, Any]:
+    found: dict[str, Any] = {"address": variable.address, "type": variable.type}
+    if variable.mask is not None:
+        found["mask"] = variable.mask
+    return found
+
+
+class Variables:
+    """``data.vars``: the variables as a dict-like view (``vars["x"]``, ``del vars["x"]``, ``in``).
+
+    Iterating gives ``(name, definition)`` pairs, as stable-retro's ``Variables`` does.
+    """
+
+    def __init__(self, data: GameDataMethods):
+        self.data = data
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        return self.data.get_variable(name)
+
+    def __setitem__(self, name: str, definition: Mapping[str, Any]) -> None:
+        self.data.set_variable(name, definition)
+
+    def __delitem__(self, name: str) -> None:
+        self.data.remove_variable(name)
+
+    def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        yield from self.data.list_variables().items()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.data.variables
+
+    def __len__(self) -> int:
+        return len(self.data.variables)
+
+
+class GameDataMethods:
+    """The methods; the class using them provides the attributes and methods declared here."""
+
+    variables: dict[str, Any]
+    actions: ActionGroups
+    scenario: Scenario
+
+    if TYPE_CHECKING:
+        def lookup_value(self, name: str) -> int | float | bool | None: ...
+
+        def set_value(self, name: str, value: int | float | bool | None) -> None: ...
+
+        def _variables_changed(self) -> None: ...
+
+    def __getitem__(self, name: str) -> int | float | bool | None:
+        """``lookup_value(name)``: a custom variable, else the variable's live value; KeyError if neither."""
+        return self.lookup_value(name)
+
+    def __setitem__(self, name: str, value: int | float | bool | None) -> None:
+        """``set_value(name, value)``: writes a variable to memory, or sets a custom variable."""
+        self.set_value(name, value)
+
+    def get_variable(self, name: str) -> dict[str, Any]:
+        """The variable's definition; KeyError naming it if there is none."""
+        variable = self.variables.get(name)
+        if variable is None:
+            raise KeyError(f"no variable named {name!r}")
+        return _as_dict(variable)
+
+    def set_variable(self, name: str, definition: Mapping[str, Any]) -> None:
+        """Adds or replaces a variable: ``definition`` holds ``address`` and ``type`` (and may hold ``mask``).
+
+        Raises:
+            IntegrationError: the definition is not one data.json could hold (the message says why).
+        """
+        if not isinstance(definition, Mapping):
+            found = type(definition).__name__
+            raise TypeError(f"set_variable({name!r}, ...): the definition must be a dict, not {found}")
+        parsed = variables_from_info({name: dict(definition)}, Path("set_variable"), strict=True)
+        self.variables[name] = parsed[name]
+        self._variables_changed()
+
+    def remove_variable(self, name: str) -> None:
+        """Removes a variable; KeyError if there is none, ValueError if the scenario measures it."""
+        if name not in self.variables:
+            raise KeyError(f"no variable named {name!r}")
+        if name in self.scenario.variable_names():
+            raise ValueError(f"variable {name!r} is measured by the scenario's reward or done: it cannot be removed")
+        del self.variables[name]
+        self._variables_changed()
+
+    def list_variables(self) -> dict[str, dict[str, Any]]:
+        """Every variable's definition, by name."""
+        return {name: _as_dict(variable) for name, variable in self.variables.items()}
+
+    @property
+    def vars(self) -> Variables:
+        return Variables(self)
+
+    def valid_actions(self) -> list[list[int]]:
+        return self.actions.valid_actions()
+
+    def filter_action(self, mask: int) -> int:
+        return self.actions.filter(mask)
+
+    def crop_info(self, player: int = 0) -> tuple[int, int, int, int]:
+        return self.scenario.crop(player)

@@ -1,0 +1,123 @@
+"""stable-retro's Python API where its own test suite relies on it (issue 26's differences)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import emucore as retro
+from tests.conftest import NES_ROM
+
+NOOP = [0] * 9  # StudioDemo-Nes: MultiBinary(9)
+
+
+def test_make_looks_files_up_through_the_patchable_module_functions(tmp_path, monkeypatch):
+    """stable-retro's suite replaces ``retro.data.get_romfile_path`` / ``get_file_path``; make() follows."""
+    (tmp_path / "variables.json").write_text(json.dumps({"info": {"x": {"address": 0, "type": "|u1"}}}))
+    asked = []
+
+    def romfile(game, *args, **kwargs):
+        asked.append(("rom", game))
+        return str(NES_ROM)
+
+    def file_path(game, file, *args, **kwargs):
+        asked.append(("file", file))
+        return str(tmp_path / file)  # like the suite's: a path whether or not the file exists
+
+    monkeypatch.setattr(retro.data, "get_romfile_path", romfile)
+    monkeypatch.setattr(retro.data, "get_file_path", file_path)
+    env = retro.make("NoSuchGame", state=retro.State.NONE, info=str(tmp_path / "variables.json"))
+    try:
+        assert ("rom", "NoSuchGame") in asked and ("file", "metadata.json") in asked
+        env.reset()
+        assert env.step(env.action_space.sample())[4] == {"x": env.get_ram()[0]}
+    finally:
+        env.close()
+
+
+@pytest.fixture
+def nes_env():
+    env = retro.make("StudioDemo-Nes")
+    env.reset()
+    yield env
+    env.close()
+
+
+def test_data_item_access_reads_and_writes_like_lookup_and_set_value(nes_env):
+    data = nes_env.data
+    assert data["lives"] == data.lookup_value("lives") == 3
+    data["lives"] = 5
+    assert data["lives"] == 5 and nes_env.step(NOOP)[4]["lives"] == 5
+    data["foo"] = 1
+    assert data["foo"] == 1
+    nes_env.reset()
+    with pytest.raises(KeyError):
+        data["foo"]
+
+
+def test_variables_can_be_listed_added_changed_and_removed(nes_env):
+    data = nes_env.data
+    listed = data.list_variables()
+    assert listed["lives"] == data.get_variable("lives") == data.vars["lives"]
+    assert set(listed) == set(dict(iter(data.vars)))
+    lives = listed["lives"]
+    data.set_variable("lives_again", {"address": lives["address"], "type": lives["type"]})
+    assert "lives_again" in data.vars and data.lookup_value("lives_again") == data.lookup_value("lives")
+    info = nes_env.step(NOOP)[4]
+    assert info["lives_again"] == info["lives"]
+    data.vars["lives_again"] = {"address": lives["address"], "type": "|u1", "mask": 1}
+    assert nes_env.step(NOOP)[4]["lives_again"] == info["lives"] & 1
+    del data.vars["lives_again"]
+    assert "lives_again" not in nes_env.step(NOOP)[4]
+    with pytest.raises(KeyError, match="lives_again"):
+        data.get_variable("lives_again")
+
+
+def test_editing_variables_keeps_rewards_and_deltas_exact(nes_env):
+    """A variable added mid-episode recompiles the scenario; the delta history carries over."""
+    twin = retro.make("StudioDemo-Nes")
+    try:
+        twin.reset()
+        for step in range(120):
+            action = nes_env.action_space.sample()
+            if step == 40:
+                nes_env.data.set_variable("extra", {"address": 0, "type": "|u1"})
+            a, b = nes_env.step(action), twin.step(action)
+            assert a[1] == b[1] and a[2] == b[2]
+            assert {k: v for k, v in a[4].items() if k != "extra"} == b[4]
+    finally:
+        twin.close()
+
+
+def test_bad_variable_edits_are_clear_errors(nes_env):
+    from emucore.integration import IntegrationError
+
+    data = nes_env.data
+    with pytest.raises(IntegrationError, match="no 'type'"):
+        data.set_variable("x", {"address": 1})
+    with pytest.raises(IntegrationError, match="address"):
+        data.set_variable("x", {"address": "one", "type": "|u1"})
+    with pytest.raises(TypeError, match="must be a dict"):
+        data.set_variable("x", 5)
+    measured = sorted(nes_env.data.scenario.variable_names())[0]
+    with pytest.raises(ValueError, match="measured by the scenario"):
+        data.remove_variable(measured)
+    with pytest.raises(KeyError):
+        data.remove_variable("nothing")
+
+
+def test_use_after_close_is_a_clear_error_catchable_as_stable_retros():
+    from emucore.errors import EmulatorClosedError
+
+    env = retro.make("StudioDemo-Nes")
+    env.reset()
+    env.close()
+    for call in (lambda: env.step(NOOP), env.reset, env.get_ram):
+        with pytest.raises(AttributeError, match="closed"):
+            call()
+        with pytest.raises(RuntimeError, match="closed"):
+            call()
+        with pytest.raises(EmulatorClosedError):
+            call()
+    env.close()  # closing twice is harmless
