@@ -11,7 +11,7 @@ import importlib
 from typing import Any
 
 from emucore import data
-from emucore.data import get_romfile_system, get_system_info
+from emucore.data import get_fbneo_rom_name, get_romfile_system, get_system_info, is_fbneo_game
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
 from emucore.errors import (
@@ -49,6 +49,24 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+def core_path(path: str | None = None) -> str:
+    """stable-retro's ``core_path``: with ``path``, make it the folder searched first for cores
+    (it is put in front of ``EMUCORE_CORE_PATH``); returns the folder searched first."""
+    import os
+
+    from emucore.corefinder import search_dirs
+
+    if path is not None:
+        current = os.environ.get("EMUCORE_CORE_PATH")
+        os.environ["EMUCORE_CORE_PATH"] = os.pathsep.join([str(path), current] if current else [str(path)])
+    dirs = search_dirs()
+    return str(dirs[0][1]) if dirs else ""
+
+
 def get_core_path(system: str) -> str:
     """The core library that runs ``system`` on this machine (stable-retro's name)."""
     from emucore.corefinder import find_core
@@ -76,11 +94,14 @@ __all__ = [
     "StateNotFoundError",
     "UnknownSystemError",
     "UnmappedAddressError",
+    "core_path",
     "data",
     "get_core_path",
+    "get_fbneo_rom_name",
     "get_romfile_system",
     "get_system",
     "get_system_info",
+    "is_fbneo_game",
     "make",
     "system_for_path",
 ]

@@ -8,26 +8,24 @@ The env uses it for training and the studio for its live preview, so both see th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from emucore.actions import ActionGroups
 from emucore.compiled_scenario import CompiledScenario, CompiledValues, compile_scenario
+from emucore.custom_variables import CustomVariables
+from emucore.custom_variables import as_int as _as_int
 from emucore.datatypes import ALL_ONES
 from emucore.done_explanation import DoneReason, explain
 from emucore.emulator import PLAYERS
 from emucore.errors import UnmappedAddressError
 from emucore.gamedata_api import GameDataMethods
+from emucore.info_order import StringTable, info_order
 from emucore.libretro import CoreSession
 from emucore.libretro.observations import ObservationPlan
 from emucore.memory import AddressSpace
 from emucore.scenario import DoneNode, RewardSpec, Scenario, ScenarioError, Term
-
-MAX_CUSTOM_VARIABLES = 4096
-"""Custom variables one episode may create (stable-retro's integrations use a handful)."""
-MAX_CUSTOM_NAME = 256
-"""Characters in a custom variable's name: with the count, custom variables stay under ~1 MiB."""
 
 
 class VariableLike(Protocol):
@@ -38,17 +36,6 @@ class VariableLike(Protocol):
 
 def _read(memory: AddressSpace, variable: VariableLike) -> int:
     return memory.read(variable.address, variable.type, ALL_ONES if variable.mask is None else variable.mask)
-
-
-def _as_int(value: Any) -> int:
-    """A custom variable as stable-retro's info dict gives it: floats truncated, bools 1/0."""
-    if value is None:
-        return 0
-    if isinstance(value, float):
-        from emucore.lua import to_int64  # NaN and infinities as the C++ cast gives them
-
-        return to_int64(value)
-    return int(value)
 
 
 class GameData(GameDataMethods):
@@ -81,7 +68,7 @@ class GameData(GameDataMethods):
         self.scenario = scenario
         self._memory = memory
         self.actions = actions
-        self.custom: dict[str, float | bool | None] = {}
+        self.custom = CustomVariables()
         self.frame = 0
         self.done = False
         self.rewards = [0.0] * PLAYERS
@@ -106,21 +93,30 @@ class GameData(GameDataMethods):
         self._in_c = False  # the delta history is in the compiled program (its last evaluation ran there)
         self._variables_changed()
 
-    def _variables_changed(self) -> None:
-        """Rebuilds what is derived from ``variables``; the delta history carries over."""
+    def _variables_changed(self, edited: str | None = None) -> None:
+        """Rebuilds what is derived from ``variables`` (``edited`` was set or removed since); the
+        delta history carries over. Variables are read in stable-retro's info order."""
         if self._in_c and self._compiled is not None:
             self._now = self._compiled.snapshot()
             self._in_c = False
+        if edited is None:
+            self._table = StringTable(sorted(self.variables))  # stable-retro's map, filled in sorted order
+            self._orders: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+        else:  # stable-retro's set_variable erases, then inserts
+            self._table.erase(edited)
+            if edited in self.variables:
+                self._table.insert(edited)
+        ordered = {name: self.variables[name] for name in info_order(self._table)}
         self._values = None
-        self._variable_names = tuple(self.variables)
+        self._variable_names = tuple(ordered)
         self._info_items = [
-            (name, v.address, v.type, ALL_ONES if v.mask is None else v.mask) for name, v in self.variables.items()
+            (name, v.address, v.type, ALL_ONES if v.mask is None else v.mask) for name, v in ordered.items()
         ]
         self._compiled = self._reader = None
         if self.lua is None:
-            self._compiled = compile_scenario(self.variables, self.scenario, self._scored, self._delta_names)
+            self._compiled = compile_scenario(ordered, self.scenario, self._scored, self._delta_names)
         if self._compiled is None:
-            self._reader = compile_scenario(self.variables, Scenario.parse(None), [], [])
+            self._reader = compile_scenario(ordered, Scenario.parse(None), [], [])
 
     # ---- evaluation ----
 
@@ -350,19 +346,7 @@ class GameData(GameDataMethods):
             number = 0 if value is None else value if isinstance(value, int) else to_int64(float(value))
             self._memory().write(variable.address, variable.type, int(number))
         else:
-            if name not in self.custom:
-                self._check_new_custom(name)
-            self.custom[name] = value if isinstance(value, bool) or value is None else float(value)
-
-    def _check_new_custom(self, name: str) -> None:
-        if len(self.custom) >= MAX_CUSTOM_VARIABLES:
-            raise ScenarioError(
-                f"custom variable {name[:40]!r}: an episode may set at most {MAX_CUSTOM_VARIABLES} custom variables"
-            )
-        if len(name) > MAX_CUSTOM_NAME:
-            raise ScenarioError(
-                f"custom variable {name[:40]!r}...: its name has {len(name)} characters, more than {MAX_CUSTOM_NAME}"
-            )
+            self.custom[name] = value
 
     def _read_all(self, memory: AddressSpace) -> dict[str, int]:
         read = memory.read
@@ -375,21 +359,31 @@ class GameData(GameDataMethods):
         return values
 
     def lookup_all(self) -> dict[str, int]:
-        """The ``info`` dict: mapped data.json variables and custom variables, as ints."""
-        info = self._read_all(self._memory())
-        for name, value in self.custom.items():
-            info[name] = _as_int(value)
-        return info
+        """The ``info`` dict: mapped data.json variables and custom variables, as ints, in stable-retro's order."""
+        return self._in_info_order(self._read_all(self._memory()))
 
     def info_after_update(self) -> dict[str, int]:
         """``lookup_all()`` right after ``update_ram()``, reusing the values it read (same frame,
         nothing written since: the env calls it straight after the evaluation)."""
         if self._values is None:
             return self.lookup_all()
-        info = self._values.copy()
+        return self._in_info_order(self._values.copy())
+
+    def _in_info_order(self, info: dict[str, int]) -> dict[str, int]:
+        """``info`` (the mapped variables, in their table's order) with the custom variables, ordered
+        as stable-retro's info (:mod:`emucore.info_order`): as it is unless some are unmapped or custom."""
+        if not self.custom and len(info) == len(self._info_items):
+            return info
+        custom = self.custom.names()
+        key = (tuple(info), tuple(custom))
+        order = self._orders.get(key)
+        if order is None:
+            if len(self._orders) > 64:
+                self._orders.clear()
+            order = self._orders[key] = info_order([name for name in self._table if name in info], custom)
         for name, value in self.custom.items():
             info[name] = _as_int(value)
-        return info
+        return {name: info[name] for name in order}
 
     # ---- what Lua scripts see (emucore.lua.DataAccess) ----
 

@@ -66,7 +66,7 @@ class GameDataMethods:
 
         def set_value(self, name: str, value: int | float | bool | None) -> None: ...
 
-        def _variables_changed(self) -> None: ...
+        def _variables_changed(self, edited: str | None = None) -> None: ...
 
     def __getitem__(self, name: str) -> int | float | bool | None:
         """``lookup_value(name)``: a custom variable, else the variable's live value; KeyError if neither."""
@@ -94,7 +94,7 @@ class GameDataMethods:
             raise TypeError(f"set_variable({name!r}, ...): the definition must be a dict, not {found}")
         parsed = variables_from_info({name: dict(definition)}, Path("set_variable"), strict=True)
         self.variables[name] = parsed[name]
-        self._variables_changed()
+        self._variables_changed(name)
 
     def remove_variable(self, name: str) -> None:
         """Removes a variable; KeyError if there is none, ValueError if the scenario measures it."""
@@ -103,7 +103,7 @@ class GameDataMethods:
         if name in self.scenario.variable_names():
             raise ValueError(f"variable {name!r} is measured by the scenario's reward or done: it cannot be removed")
         del self.variables[name]
-        self._variables_changed()
+        self._variables_changed(name)
 
     def list_variables(self) -> dict[str, dict[str, Any]]:
         """Every variable's definition, by name."""

@@ -98,7 +98,7 @@ def compare(theirs, ours, steps: int, seed: int, resets: int = 1) -> None:
                 assert np.array_equal(a[0], b[0]), f"obs differ at step {step}"
                 assert a[1] == b[1] and type(b[1]) is float, f"reward {a[1]} != {b[1]} at step {step}"
                 assert (a[2], a[3]) == (b[2], b[3]), f"flags differ at step {step}"
-                assert a[4] == b[4], f"info {a[4]} != {b[4]} at step {step}"
+                assert list(a[4].items()) == list(b[4].items()), f"info {a[4]} != {b[4]} at step {step}"
                 assert np.array_equal(theirs.get_ram(), ours.get_ram()), f"RAM differs at step {step}"
     finally:
         theirs.close()
@@ -132,7 +132,7 @@ def test_homebrew_with_their_scenarios(game):
             for _ in range(1000):  # long enough to lose every life: done fires
                 action = rng.integers(0, 2, theirs.action_space.n)
                 a, b = theirs.step(action), ours.step(action)
-                assert np.array_equal(a[0], b[0]) and a[1:] == b[1:]
+                assert np.array_equal(a[0], b[0]) and a[1:] == b[1:] and list(a[4]) == list(b[4])
                 assert np.array_equal(theirs.get_ram()[ram], ours.get_ram()[ram])
     finally:
         theirs.close()
@@ -162,6 +162,28 @@ def test_lua_scenario(tmp_path, scenario, script, seed):
     theirs, ours = pair("StudioDemo-Genesis", scenario=str(tmp_path / "lua.json"),
                         use_restricted_actions=retro.Actions.ALL)
     compare(theirs, ours, steps=300, seed=seed, resets=2)
+
+
+@pytest.mark.parametrize("game", ["Pong", "SpaceInvaders", "DemonAttack", "Krull", "RoadRunner", "WizardOfWor"])
+def test_info_keys_come_in_stable_retros_order(tmp_path, game):
+    """stable-retro's info is a C++ hash table's iteration order, not sorted (emucore.info_order)."""
+    import shutil
+
+    from bench.atari_games import ale_rom, stable_data
+
+    name = f"{game}-Atari2600-v0"
+    rom, data_root = ale_rom(game), stable_data()
+    if rom is None or data_root is None or not (data_root / name).is_dir():
+        pytest.skip(f"stable-retro's {name} or ale-py's ROM for it is not installed")
+    shutil.copytree(data_root / name, tmp_path / name)
+    shutil.copyfile(rom, tmp_path / name / "rom.a26")
+    retro.data.Integrations.add_custom_path(str(tmp_path))
+    try:
+        theirs = retro.make(name, inttype=retro.data.Integrations.ALL, render_mode=None)
+    finally:
+        retro.data.Integrations.clear_custom_paths()
+    ours = emucore.make(str(tmp_path / name))
+    compare(theirs, ours, steps=200, seed=17)
 
 
 def test_two_players():

@@ -121,3 +121,28 @@ def test_use_after_close_is_a_clear_error_catchable_as_stable_retros():
         with pytest.raises(EmulatorClosedError):
             call()
     env.close()  # closing twice is harmless
+
+
+def test_import_retro_resolves_to_emucore_modules_after_install():
+    import subprocess
+    import sys
+
+    code = (
+        "import emucore.retro_alias; emucore.retro_alias.install()\n"
+        "import retro, retro.data, retro.testing.tools, emucore, emucore.data, emucore.testing.tools\n"
+        "assert retro is emucore and retro.data is emucore.data and retro.testing.tools is emucore.testing.tools\n"
+        "from retro.data import Integrations\n"
+        "assert Integrations is emucore.data.Integrations\n"
+        "retro.data.get_file_path = lambda *a: 'patched'\n"
+        "assert emucore.data.get_file_path() == 'patched'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
+def test_top_level_names_of_stable_retro_are_there():
+    names = set(dir(retro))
+    assert {"make", "RetroEnv", "Movie", "RetroEmulator", "core_path", "get_fbneo_rom_name", "is_fbneo_game",
+            "get_core_path", "get_romfile_system", "get_system_info"} <= names
+    assert retro.is_fbneo_game("StudioDemo-Nes") is False and retro.get_fbneo_rom_name("StudioDemo-Nes") is None
+    assert retro.core_path()  # the folder searched first
