@@ -5,6 +5,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+#: How often the movie of the episode in progress is saved while recording, in seconds (a
+#: killed process loses at most about this much); it is also written at close, at the next
+#: episode, when the env is garbage collected and at interpreter exit.
+CHECKPOINT_SECONDS = 1.0
+
 
 class MovieRecording:
     """RetroEnv's recording methods; the env has ``movie``, ``movie_path``, ``movie_id``, ``em``,
@@ -22,7 +27,10 @@ class MovieRecording:
     def record_movie(self, path: str) -> None:
         from emucore.movie import Movie
 
+        if self.movie is not None:
+            self.movie.close()  # what dropping it would do (stable-retro), but now, and errors raise here
         self.movie = Movie(path, True, self.players)
+        self.movie.enable_checkpoints(CHECKPOINT_SECONDS)
         self.movie.configure(self.gamename, self.em)
         if self.initial_state:
             self.movie.set_state(self.initial_state)

@@ -12,9 +12,11 @@
 
 Differences from stable-retro, all deliberate:
 
-* the archive is written once, at :meth:`close` (or when the object is garbage collected, as
-  stable-retro does), to a temporary file that is then renamed over the target; an existing
-  file is replaced whole (stable-retro rewrites its three entries in place, keeping others);
+* the archive is written at :meth:`close`, or when the object is garbage collected or the
+  interpreter exits (as stable-retro does), to a temporary file that is then renamed over the
+  target; an existing file is replaced whole (stable-retro rewrites its three entries in
+  place, keeping others). :meth:`enable_checkpoints` also writes it every few seconds while
+  recording (the env's recordings do), so that a killed process leaves a valid movie;
 * ``Core.bin`` is always written: when no :meth:`set_state` was made, the state the emulator
   had at :meth:`configure` is used (movie-format.md §4 [rec]);
 * reading is tolerant (see :mod:`emucore.movie.bk2`), errors raise :class:`MovieError` (a
@@ -27,7 +29,7 @@ Differences from stable-retro, all deliberate:
 from __future__ import annotations
 
 import os
-from array import array
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +37,11 @@ import numpy as np
 
 from emucore.movie.bk2 import (
     MAX_BUTTONS,
-    InputLogWriter,
     MovieData,
     MovieError,
-    columns_for,
     read_movie,
-    render_header,
-    write_bk2,
-    write_platform,
 )
+from emucore.movie.take import Take
 from emucore.systems import System, get_system
 
 
@@ -78,8 +76,8 @@ class Movie:
         self._record = bool(record)
         self._closed = False
         self._state: bytes = b""
-        self._fallback_state: bytes = b""
         self._position = -1
+        self._take: Take | None = None
         if self._record:
             players = int(players)
             if players < 1:
@@ -88,7 +86,10 @@ class Movie:
             self._game = "?"
             self._system: System | None = None
             self._keys = [0] * players
-            self._lines: list[array] = [array("H") for _ in range(players)]
+            self._take = Take(self.path, players)
+            self._lines = self._take.lines
+            # Written when closed, collected or at exit, whichever comes first (weakref.finalize does all three).
+            self._finalizer = weakref.finalize(self, self._take.finish)
             self.data: MovieData | None = None
         else:
             self.data = read_movie(self.path)
@@ -116,16 +117,16 @@ class Movie:
             game: The integration name written as ``GameName``.
             emulator: An :class:`~emucore.emulator.Emulator` (or a ``System`` / system token).
         """
-        if not self._record:
+        if self._take is None:
             return
-        self._game = str(game)
-        self._system = _system_of(emulator)
+        self._game = self._take.game = str(game)
+        self._system = self._take.system = _system_of(emulator)
         get_state = getattr(emulator, "get_state", None)
         if callable(get_state) and not self._state:
             try:
-                self._fallback_state = bytes(get_state())
+                self._take.fallback_state = bytes(get_state())
             except Exception:  # a core that cannot serialize: no Core.bin then
-                self._fallback_state = b""
+                self._take.fallback_state = b""
 
     def step(self) -> bool:
         """Record: writes one frame line from the keys set and clears them; returns True.
@@ -136,6 +137,8 @@ class Movie:
             for player, line in enumerate(self._lines):
                 line.append(self._keys[player])
                 self._keys[player] = 0
+            if len(self._lines[0]) >= self._take.next_check:  # type: ignore[union-attr]
+                self._take.tick()  # type: ignore[union-attr]
             return True
         if self._position + 1 >= len(self._masks):
             self._position = len(self._masks)
@@ -173,6 +176,8 @@ class Movie:
     def set_state(self, state: bytes) -> None:
         """Sets the start state written as ``Core.bin`` (raw ``retro_serialize`` bytes)."""
         self._state = bytes(state)
+        if self._take is not None:
+            self._take.state = self._state
 
     def close(self) -> None:
         """Record mode: writes the file (atomically). Safe to call twice.
@@ -184,25 +189,28 @@ class Movie:
             return
         self._closed = True
         if self._record:
-            self._write()
+            self._finalizer()
 
     def discard(self) -> None:
-        """Closes without writing anything (record mode); like :meth:`close` in read mode."""
+        """Closes without writing anything, removing any checkpoint written (record mode); like
+        :meth:`close` in read mode."""
         self._closed = True
+        if self._take is not None:
+            self._finalizer.detach()
+            self._take.discard()
+
+    def enable_checkpoints(self, interval: float = 1.0) -> None:
+        """Record mode: also writes the movie (atomically) every ``interval`` seconds or so while
+        frames are recorded, so that a killed process leaves all but its last frames. The interval
+        stretches so that writing takes at most about 2% of the recording's time."""
+        if self._take is not None:
+            self._take.enable_checkpoints(interval)
 
     def __enter__(self) -> Movie:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def __del__(self) -> None:
-        # stable-retro writes a dropped movie when it is garbage collected (RetroEnv relies on it)
-        try:
-            if not getattr(self, "_closed", True):
-                self.close()
-        except Exception:
-            pass
 
     # ---- ours ----
 
@@ -235,8 +243,8 @@ class Movie:
     @property
     def raw_state(self) -> bytes:
         """The ``Core.bin`` bytes as stored, even when :meth:`get_state` will not use them."""
-        if self._record:
-            return self._state or self._fallback_state
+        if self._take is not None:
+            return self._state or self._take.fallback_state
         assert self.data is not None
         return self.data.core
 
@@ -265,16 +273,10 @@ class Movie:
             raise ValueError(f"player {player} is out of range (0..{self._players - 1})")
         self._keys[player] = int(mask) & 0xFFFF
 
-    def _write(self) -> None:
-        writer = InputLogWriter(columns_for(self._system), self._players)
-        frames = zip(*self._lines) if self._players > 1 else ((m,) for m in self._lines[0])
-        platform = write_platform(self._system.name) if self._system else ""
-        write_bk2(
-            self.path,
-            writer.render(frames),
-            render_header(self._game, platform),
-            self._state or self._fallback_state,
-        )
+    @property
+    def checkpoint_stats(self) -> str:
+        """Record mode: the checkpoints written so far and their mean cost."""
+        return self._take.checkpoint_stats() if self._take is not None else ""
 
     def __repr__(self) -> str:
         mode = "recording" if self._record else "reading"
