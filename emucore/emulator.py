@@ -362,6 +362,10 @@ class Emulator:
                 blocks[self.system.rambase] = Block(self.system.rambase, ram)
         return AddressSpace(blocks.values(), self.system.overlay)
 
+    def configure_data(self, data: Any) -> None:
+        """stable-retro's: ``data`` (an ``emucore.data.GameData``) reads this emulator's memory from now on."""
+        data.configure(self)
+
     def get_ram(self) -> np.ndarray:
         """All RAM blocks in address order, raw: the same bytes as stable-retro's env.get_ram()."""
         return self.memory.get_ram()

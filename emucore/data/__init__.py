@@ -41,11 +41,16 @@ while ``EMUCORE_DATA_PATH`` is set.
 
 from __future__ import annotations
 
+import importlib
+import sys
+from typing import Any
+
 from emucore.data.hashes import (
     MAX_ROM_BYTES,
     candidate_hashes,
     get_known_hashes,
     groom_rom,
+    parse_smd,
     verify_hash,
 )
 from emucore.data.installer import merge
@@ -84,12 +89,32 @@ from emucore.data.systeminfo import (
 )
 from emucore.integration import read_rom_sha
 
+#: The file name extension of core libraries on this platform (stable-retro's ``data.EXT``).
+EXT = {"darwin": "dylib", "win32": "dll"}.get(sys.platform, "so")
+
+_LAZY = {"GameData": "emucore.data.gamedata", "Variables": "emucore.gamedata_api"}
+
+
+def __getattr__(name: str) -> Any:
+    """``GameData`` and ``Variables`` load when first used: they bring the evaluator along."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'emucore.data' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     "EMU_CORES",
     "EMU_EXTENSIONS",
     "EMU_INFO",
+    "EXT",
     "MAX_ROM_BYTES",
     "DefaultIntegrations",
+    "GameData",
     "GameInfo",
     "Integrations",
     "add_custom_integration",
@@ -113,10 +138,12 @@ __all__ = [
     "list_scenarios",
     "list_states",
     "merge",
+    "parse_smd",
     "path",
     "read_rom_sha",
     "resolve",
     "rom_extension_for_game",
     "system_from_game_name",
     "verify_hash",
+    "Variables",
 ]

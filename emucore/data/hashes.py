@@ -6,6 +6,8 @@ import hashlib
 import os
 from typing import BinaryIO
 
+import numpy as np
+
 from emucore.data.integrations import Integrations, resolve
 from emucore.data.lookup import get_file_path, get_romfile_path
 from emucore.data.systeminfo import get_romfile_system, rom_extension_for_game
@@ -17,13 +19,35 @@ INES_MAGIC = b"NES\x1a"
 INES_HEADER_BYTES = 16
 
 
+SMD_HEADER_BYTES = 512
+SMD_BLOCK_BYTES = 0x4000
+
+
+def parse_smd(header: bytes, body: bytes) -> bytes:
+    """A Super Magic Drive dump (``.smd``: a 512-byte header, then 16 KiB blocks each holding the
+    odd bytes of its half of the ROM, then the even ones) as the plain Mega Drive ROM it holds.
+
+    Content that does not de-interleave into a Mega Drive ROM (no ``SEGA`` at 0x100) is returned
+    as ``header + body``, unchanged. (stable-retro's version compares a byte with ``b"E"``, which is
+    never equal, so it always returns the input unchanged.)
+    """
+    if not body or len(body) % SMD_BLOCK_BYTES:
+        return header + body
+    blocks = np.frombuffer(body, dtype=np.uint8).reshape(-1, 2, SMD_BLOCK_BYTES // 2)
+    linear = np.empty((blocks.shape[0], SMD_BLOCK_BYTES // 2, 2), dtype=np.uint8)
+    linear[:, :, 0] = blocks[:, 1]  # even bytes come second in a block
+    linear[:, :, 1] = blocks[:, 0]
+    rom = linear.tobytes()
+    return rom if rom[0x100:0x104] == b"SEGA" or rom[0x101:0x105] == b"SEGA" else header + body
+
+
 def groom_rom(filename: str | os.PathLike[str], data: bytes | BinaryIO) -> tuple[bytes, str]:
     """The bytes to write for a ROM and the SHA-1 that identifies it, by stable-retro's rule.
 
     The rule is keyed on ``filename``'s extension: ``.nes`` hashes the content after the
-    16-byte iNES header (the bytes returned keep it); anything else hashes the whole content.
-    (stable-retro's ``.smd`` de-interleaving is broken and never matches; ``.smd`` files are
-    hashed whole here too.) :mod:`emucore.importer` additionally tries the header-less hash of
+    16-byte iNES header (the bytes returned keep it); ``.smd`` is de-interleaved first
+    (:func:`parse_smd`; stable-retro means to, but its version never does); anything else hashes
+    the whole content. :mod:`emucore.importer` additionally tries the header-less hash of
     any file that starts with an iNES header; see :func:`candidate_hashes`.
 
     Args:
@@ -39,6 +63,8 @@ def groom_rom(filename: str | os.PathLike[str], data: bytes | BinaryIO) -> tuple
     data = bytes(data)
     if name.endswith(".nes"):
         return data, hashlib.sha1(data[INES_HEADER_BYTES:]).hexdigest()
+    if name.endswith(".smd"):
+        data = parse_smd(data[:SMD_HEADER_BYTES], data[SMD_HEADER_BYTES:])
     if len(data) > MAX_ROM_BYTES:
         raise ValueError("ROM is too big")
     return data, hashlib.sha1(data).hexdigest()

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
-from emucore.data.hashes import MAX_ROM_BYTES, candidate_hashes, get_known_hashes
+from emucore.data.hashes import MAX_ROM_BYTES, SMD_HEADER_BYTES, candidate_hashes, get_known_hashes, parse_smd
 from emucore.data.integrations import Integrations
 from emucore.fileio import atomic_write_bytes
 from emucore.integration import IntegrationError
@@ -73,6 +73,8 @@ class RomInstaller:
     # -- matching and writing ----------------------------------------------------------------
     def offer(self, name: str, data: bytes) -> None:
         """Hash one candidate ROM (``name`` decides the hashing rule) and install it on a match."""
+        if name.lower().endswith(".smd"):
+            data = parse_smd(data[:SMD_HEADER_BYTES], data[SMD_HEADER_BYTES:])
         if len(data) > MAX_ROM_BYTES:
             self.oversized += 1
             return

@@ -53,6 +53,21 @@ def _read_json(path: str, raw: str | None) -> Any:
         return json.load(f)
 
 
+def _game_json(game: str, inttype: Any, name: str, raw: str | None, io_error: bool = True) -> tuple[str, Any, Findings]:
+    """``(label, document, errors)`` of one of the game's JSON files (``raw`` instead of it when given);
+    the document is None when the game has no such file or it cannot be read."""
+    file = _label(game, inttype, name)
+    path = retro_data.get_file_path(game, name, inttype)
+    if not path:
+        return file, None, []
+    try:
+        return file, _read_json(path, raw), []
+    except json.JSONDecodeError:
+        return file, None, [(file, "fail decode")]
+    except OSError:
+        return file, None, [(file, "fail I/O")] if io_error else []
+
+
 def load_whitelist(game: str, inttype: Any) -> tuple[dict | None, Findings]:
     """The ``whitelist`` of the game's metadata.json (``{}`` without one), or None and the error."""
     path = retro_data.get_file_path(game, "metadata.json", inttype | retro_data.Integrations.STABLE)
@@ -106,16 +121,9 @@ def _check_variable_type(file: str, name: str, definition: dict, warnings: Findi
 
 def verify_data(game: str, inttype: Any, raw: str | None = None) -> tuple[Findings, Findings]:
     """data.json: every variable has an address and a valid type; unusual types for lives and score warn."""
-    file = _label(game, inttype, "data.json")
-    path = retro_data.get_file_path(game, "data.json", inttype)
-    if not path:
-        return [], []
-    try:
-        document = _read_json(path, raw)
-    except json.JSONDecodeError:
-        return [], [(file, "fail decode")]
-    except OSError:
-        return [], [(file, "fail I/O")]
+    file, document, errors = _game_json(game, inttype, "data.json", raw)
+    if document is None:
+        return [], errors
     whitelist, errors = load_whitelist(game, inttype)
     if whitelist is None:
         return [], errors
@@ -197,16 +205,9 @@ def verify_scenario(
     game: str, inttype: Any, scenario: str = "scenario", raw: str | None = None, dataraw: str | None = None
 ) -> tuple[Findings, Findings]:
     """A scenario file: a reward and a done are given, and they use variables data.json defines sensibly."""
-    file = _label(game, inttype, f"{scenario}.json")
-    path = retro_data.get_file_path(game, f"{scenario}.json", inttype)
-    if not path:
-        return [], []
-    try:
-        document = _read_json(path, raw)
-    except json.JSONDecodeError:
-        return [], [(file, "fail decode")]
-    except OSError:
-        return [], [(file, "fail I/O")]
+    file, document, errors = _game_json(game, inttype, f"{scenario}.json", raw)
+    if document is None:
+        return [], errors
     whitelist, errors = load_whitelist(game, inttype)
     if whitelist is None:
         return [], errors
@@ -228,16 +229,9 @@ def verify_scenario(
 
 def verify_default_state(game: str, inttype: Any, raw: str | None = None) -> tuple[Findings, Findings]:
     """metadata.json names a ``default_state`` that the game has."""
-    file = _label(game, inttype, "metadata.json")
-    path = retro_data.get_file_path(game, "metadata.json", inttype)
-    if not path:
-        return [], []
-    try:
-        metadata = _read_json(path, raw)
-    except json.JSONDecodeError:
-        return [], [(file, "fail decode")]
-    except OSError:
-        return [], []
+    file, metadata, errors = _game_json(game, inttype, "metadata.json", raw, io_error=False)
+    if metadata is None:
+        return [], errors
     state = metadata.get("default_state") if isinstance(metadata, dict) else None
     if not state:
         return [], [(file, "default state missing")]

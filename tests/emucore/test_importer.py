@@ -172,3 +172,21 @@ def test_main_and_merge(custom, tmp_path, capsys):
     assert {game for game, _ in written} == {"Fake-Nes", "FakeSet-Arcade"}
     assert (custom / "FakeSet-Arcade/rom.zip").exists()
     assert capsys.readouterr().out == ""
+
+
+def smd(rom: bytes) -> bytes:
+    """``rom`` as a Super Magic Drive dump: a 512-byte header, then per 16 KiB block the odd bytes, then the even."""
+    blocks = [rom[i:i + 0x4000] for i in range(0, len(rom), 0x4000)]
+    return b"\x00" * 512 + b"".join(block[1::2] + block[0::2] for block in blocks)
+
+
+def test_smd_dumps_are_deinterleaved_hashed_and_imported_as_the_plain_rom(custom, tmp_path):
+    plain = GENESIS_ROM.read_bytes()
+    assert data.parse_smd(smd(plain)[:512], smd(plain)[512:]) == plain
+    assert data.groom_rom("game.smd", smd(plain)) == data.groom_rom("game.md", plain)
+    assert data.parse_smd(b"h" * 512, b"x" * 0x4000) == b"h" * 512 + b"x" * 0x4000  # not a dump: unchanged
+    (tmp_path / "roms").mkdir()
+    (tmp_path / "roms" / "Demo.SMD").write_bytes(smd(plain))
+    written, out, err = run([tmp_path / "roms"])
+    assert err == "" and "Importing StudioDemo-Genesis" in out
+    assert (custom / "StudioDemo-Genesis/rom.md").read_bytes() == plain

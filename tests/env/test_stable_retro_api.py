@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import emucore as retro
@@ -146,3 +147,68 @@ def test_top_level_names_of_stable_retro_are_there():
             "get_core_path", "get_romfile_system", "get_system_info"} <= names
     assert retro.is_fbneo_game("StudioDemo-Nes") is False and retro.get_fbneo_rom_name("StudioDemo-Nes") is None
     assert retro.core_path()  # the folder searched first
+
+
+def test_standalone_game_data_reads_files_then_evaluates_an_emulators_memory():
+    """stable-retro's pattern: GameData(), RetroEmulator.configure_data(data), data.load(...), update_ram()."""
+    from tests.conftest import ROOT
+
+    folder = ROOT / "integrations" / "StudioDemo-Nes"
+    named = retro.data.GameData("StudioDemo-Nes")
+    assert named.list_variables() == retro.data.GameData(data=str(folder / "data.json")).list_variables()
+    assert named.lookup_all() == {}  # no emulator: nothing is mapped yet
+    with pytest.raises(IndexError):
+        named.lookup_value("lives")
+    named.set_variable("extra", {"address": 0, "type": "|u1"})
+
+    env = retro.make("StudioDemo-Nes", state=retro.State.NONE, use_restricted_actions=retro.Actions.ALL)
+    data = retro.data.GameData()
+    emulator = retro.RetroEmulator(str(folder / "rom.nes"))
+    try:
+        emulator.configure_data(data)
+        emulator.step()  # as RetroEnv's construction
+        assert data.load(str(folder / "data.json"), str(folder / "scenario.json")) is True
+        named_bound = named
+        emulator.configure_data(named_bound)
+        assert "extra" in named_bound.vars  # edits made before survive configure_data
+        env.reset()  # as RetroEnv.reset: a frame with no buttons, then a fresh evaluation
+        emulator.step()
+        data.reset()
+        data.update_ram()
+        rng = np.random.default_rng(5)
+        for _ in range(300):
+            action = rng.integers(0, 2, 9).astype(np.uint8)
+            _, reward, terminated, _, info = env.step(action)
+            emulator.set_button_mask(action)
+            emulator.step()
+            data.update_ram()
+            assert list(data.lookup_all().items()) == list(info.items())
+            assert data.current_reward() == reward and data.is_done() == terminated
+            assert np.array_equal(emulator.get_ram()[:2048], env.get_ram()[:2048])  # the console's RAM
+            if terminated:
+                break
+        assert data.memory.blocks and data.valid_actions() == env.data.valid_actions()
+    finally:
+        emulator.close()
+        env.close()
+
+
+def test_standalone_game_data_names_a_bad_file(tmp_path):
+    from emucore.integration import IntegrationError
+
+    bad = tmp_path / "data.json"
+    bad.write_text("{ not json")
+    with pytest.raises(IntegrationError, match="data.json"):
+        retro.data.GameData(data=str(bad))
+
+
+def test_standalone_game_data_saves_what_it_holds(tmp_path):
+    from tests.conftest import ROOT
+
+    folder = ROOT / "integrations" / "StudioDemo-Nes"
+    data = retro.data.GameData("StudioDemo-Nes")
+    data.set_variable("extra", {"address": 5, "type": "<u2", "mask": 0xFF})
+    assert data.save(str(tmp_path / "data.json"), str(tmp_path / "scenario.json")) is True
+    again = retro.data.GameData(data=str(tmp_path / "data.json"), scenario=str(tmp_path / "scenario.json"))
+    assert again.list_variables() == data.list_variables()
+    assert json.loads((tmp_path / "scenario.json").read_text()) == json.loads((folder / "scenario.json").read_text())
