@@ -172,3 +172,30 @@ def test_a_dropped_movie_is_written_when_collected(tmp_path: Path) -> None:
         del movie
         gc.collect()
     assert Movie(tmp_path / "dropped.bk2").frame_count == 10
+
+
+FORK_CHILD = f"""
+import os, sys
+import emucore
+from emucore.emulator import Emulator
+
+path = os.path.join(sys.argv[1], "parent.bk2")
+with Emulator(sys.argv[2]) as em:
+    movie = emucore.Movie(path, True)
+    movie.configure({GAME!r}, em)
+    movie.step()
+    pid = os.fork()
+    if pid == 0:
+        sys.exit(0)  # the child's exit handlers run, and must leave the parent's movie alone
+    os.waitpid(pid, 0)
+    print("after the child:", os.path.exists(path), flush=True)
+"""
+
+
+def test_a_forked_child_does_not_write_the_parents_movie(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", FORK_CHILD, str(tmp_path), str(NES_ROM)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert "after the child: False" in result.stdout
+    assert Movie(tmp_path / "parent.bk2").frame_count == 1  # written at the parent's exit
