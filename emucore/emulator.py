@@ -22,7 +22,7 @@ import numpy as np
 from emucore.corefinder import FoundCore, find_core
 from emucore.errors import CoreError, GameLoadError, StateError
 from emucore.integration import IntegrationError, read_state_file, write_state_file
-from emucore.libretro import CoreSession
+from emucore.libretro import CoreSession, cartridge_ram
 from emucore.libretro.structs import (
     DEVICE_JOYPAD,
     MEMORY_REGION_NAMES,
@@ -103,6 +103,7 @@ class Emulator:
                 said = session.recent_errors()
                 detail = f"; the core said: {' | '.join(said[-3:])}" if said else ""
                 raise GameLoadError(self.rom_path, f"the {self.core.lib} core refused to load it{detail}")
+            cartridge_ram.clear(session.memory_maps, cartridge_ram.uninitialized_ranges(self.core.lib, self._rom_data))
             for port in range(PLAYERS):
                 session.set_controller_port_device(port, DEVICE_JOYPAD)
         except BaseException:

@@ -55,7 +55,7 @@ class CoreLibrary:
     lib: str
     title: str
     providers: dict[str, str] = field(default_factory=dict)
-    compat_options: dict[str, str] = field(default_factory=dict)
+    compat_options: dict[str, str | None] = field(default_factory=dict)  # None: leave the key unanswered
     screen_override: dict[str, Any] = field(default_factory=dict)
     state_signature: str | None = None
     state_size_varies: bool = False

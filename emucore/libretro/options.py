@@ -3,7 +3,8 @@
 A core declares its options through SET_VARIABLES (legacy), SET_CORE_OPTIONS[_INTL] (v1) or
 SET_CORE_OPTIONS_V2[_INTL] (v2). The answer to a key is, in order of precedence: the user's
 override, the per-core compatibility table (the answers stable-retro's cores effectively run
-with), then the core's declared default. A key with none of these is not answered.
+with; None there leaves the key unanswered, so the core keeps its built-in fallback), then the
+core's declared default. A key with none of these is not answered.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _text(ptr: Any) -> str | None:
 class OptionStore:
     """Declared options plus the answers this host gives for them."""
 
-    compat_answers: Mapping[str, str] = field(default_factory=dict)
+    compat_answers: Mapping[str, str | None] = field(default_factory=dict)
     overrides: dict[str, str] = field(default_factory=dict)
     declared: dict[str, CoreOption] = field(default_factory=dict)
     _buffers: dict[str, Any] = field(default_factory=dict, repr=False)

@@ -69,7 +69,7 @@ class CoreSession:
         self,
         core_path: str | os.PathLike[str],
         *,
-        compat_answers: Mapping[str, str] | None = None,
+        compat_answers: Mapping[str, str | None] | None = None,
         options: Mapping[str, str] | None = None,
         system_dir: str | os.PathLike[str] | None = None,
         log_sink: Callable[[int, str], None] | None = None,
