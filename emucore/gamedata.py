@@ -326,6 +326,9 @@ class GameData(GameDataMethods):
     def is_done(self) -> bool:
         return self.done
 
+    def _live_memory(self) -> AddressSpace:
+        return self._memory()
+
     def lookup_value(self, name: str) -> int | float | bool | None:
         """A custom variable, else a data.json variable's live value; KeyError if neither."""
         if name in self.custom:

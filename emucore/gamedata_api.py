@@ -1,6 +1,8 @@
 """stable-retro's ``GameData`` methods that :class:`emucore.gamedata.GameData` offers on top of its
 evaluation: item access (``data["x"]``), editing the variables (``get_variable``, ``set_variable``,
-``remove_variable``, ``list_variables``, ``vars``) and the action and crop queries.
+``remove_variable``, ``list_variables``, ``vars``), the action and crop queries, and memory search
+(``search``, ``delta_search``, ``get_search``, ``remove_search``, ``list_searches``, ``searches``,
+``memory``: :mod:`emucore.retro_search`).
 
 A variable is a dict ``{"address": int, "type": str}`` as in stable-retro, plus ``"mask"`` when
 data.json gives one (stable-retro drops masks here). An edit takes effect at the next evaluation.
@@ -13,9 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emucore.integration.datafile import Variable, variables_from_info
+from emucore.retro_search import Search
+from emucore.retro_search_handles import Memory, Searches, SearchListHandle
 
 if TYPE_CHECKING:
     from emucore.actions import ActionGroups
+    from emucore.memory import AddressSpace
     from emucore.scenario import Scenario
 
 
@@ -60,6 +65,7 @@ class GameDataMethods:
     variables: dict[str, Any]
     actions: ActionGroups
     scenario: Scenario
+    search_types: tuple[str, ...] | None = None  # the system's search types (stable-retro's core "types")
 
     if TYPE_CHECKING:
         def lookup_value(self, name: str) -> int | float | bool | None: ...
@@ -67,6 +73,8 @@ class GameDataMethods:
         def set_value(self, name: str, value: int | float | bool | None) -> None: ...
 
         def _variables_changed(self, edited: str | None = None) -> None: ...
+
+        def _live_memory(self) -> AddressSpace: ...
 
     def __getitem__(self, name: str) -> int | float | bool | None:
         """``lookup_value(name)``: a custom variable, else the variable's live value; KeyError if neither."""
@@ -121,3 +129,41 @@ class GameDataMethods:
 
     def crop_info(self, player: int = 0) -> tuple[int, int, int, int]:
         return self.scenario.crop(player)
+
+    # ---- memory search ----
+
+    def _searches(self) -> Searches:
+        found = self.__dict__.get("_retro_searches")
+        if found is None:
+            found = self.__dict__["_retro_searches"] = Searches(self._live_memory, lambda: self.search_types)
+        return found
+
+    def search(self, name: str, value: int) -> None:
+        """Narrows search ``name`` (made if new) to what reads as ``value`` now, as stable-retro does."""
+        self._searches().search(name, value)
+
+    def delta_search(self, name: str, op: str, ref: int) -> None:
+        """Narrows search ``name`` to what changed since its last search as ``op`` (``"equal"``,
+        ``"less-than"``, ...) and ``ref`` say; ValueError for an unknown op."""
+        self._searches().delta_search(name, op, ref)
+
+    def get_search(self, name: str) -> Search:
+        """The search; KeyError naming it if there is none."""
+        return self._searches().get(name)
+
+    def remove_search(self, name: str) -> None:
+        """Forgets the search; KeyError naming it if there is none."""
+        self._searches().remove(name)
+
+    def list_searches(self) -> dict[str, Search]:
+        """The searches by name, in stable-retro's order."""
+        return self._searches().listing()
+
+    @property
+    def searches(self) -> SearchListHandle:
+        return SearchListHandle(self)
+
+    @property
+    def memory(self) -> Memory:
+        """stable-retro's ``Memory``: ``extract``, ``assign``, ``blocks``, ``[{"address", "type"}]``."""
+        return Memory(self._live_memory())

@@ -120,6 +120,7 @@ def load_game_data(
     notes += [(text, UserWarning) for text in check_mapped(variables, scenario, data_path, memory())]
     groups = ActionGroups(scenario.actions or system.actions, system.buttons)
     data = GameData(variables, scenario, memory, groups, scripts)
+    data.search_types = system.types
     if data.lua is not None:
         notes += [(f"{where}: a script failed to load: {error}", ScriptWarning) for error in data.lua.load_errors]
     return LoadedGameData(data, notes)

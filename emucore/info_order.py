@@ -69,6 +69,10 @@ class StringTable:
             yield node
             node = self._next[node]
 
+    def hash_key(self, key: str) -> int:
+        """The table's hash function (a subclass models another key type's ``std::hash``)."""
+        return std_hash(key)
+
     def _bucket(self, key: str) -> int:
         return self._hash[key] % self._buckets_count
 
@@ -83,7 +87,7 @@ class StringTable:
                 self._rehash(self._grown())
             else:
                 self._next_resize = self._buckets_count
-        self._hash[key] = std_hash(key)
+        self._hash[key] = self.hash_key(key)
         self._link_at_bucket_start(key, self._bucket(key))
 
     def _grown(self) -> int:

@@ -130,10 +130,13 @@ class GameData(GameDataMethods):
 
     # ---- the evaluator's API ----
 
-    @property
-    def memory(self) -> AddressSpace:
+    def _live_memory(self) -> AddressSpace:
         """The address space the variables are read from (empty without an emulator)."""
         return self._address_space()
+
+    @property
+    def search_types(self) -> tuple[str, ...] | None:  # type: ignore[override]
+        return self._emulator.system.types if self._emulator is not None else None
 
     @property
     def variables(self) -> dict[str, Any]:  # type: ignore[override]
