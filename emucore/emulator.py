@@ -151,11 +151,14 @@ class Emulator:
         self._session.run(int(count))
 
     def reset(self) -> None:
-        """The console's reset (retro_reset); Stella is reloaded instead, as stable-retro does."""
+        """The console's reset (retro_reset); Stella's core and game are reloaded first, as stable-retro does.
+
+        The reset after a reload matters: it draws from Stella's random generator, which decides
+        what a game reading a cartridge RAM's write port stores (ElevatorAction-Atari2600 does).
+        """
         if self.core_library.reload_on_state_load:
             self._reload()
-        else:
-            self._session.reset()
+        self._session.reset()
 
     def _reload(self) -> None:
         """A fresh core for the same game, swapped in whole so no call finds the emulator half-open."""
@@ -288,7 +291,7 @@ class Emulator:
         problem = self._state_problem(state)
         if problem is None:
             if self.core_library.reload_on_state_load:
-                self._reload()
+                self.reset()  # stable-retro resets Stella (reload, then retro_reset) before each state load
             try:
                 ok = self._session.unserialize(bytes(state))
             except CoreError as exc:

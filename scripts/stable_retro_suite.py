@@ -1,6 +1,6 @@
 """Runs stable-retro's own Python test suite against emucore, unchanged, and prints its counts.
 
-    .venv/bin/python scripts/stable_retro_suite.py SOURCE [--roms DIR] [--target emucore|stable-retro]
+    .venv/bin/python scripts/stable_retro_suite.py SOURCE [--roms DIR] [--target emucore|stable-retro] [PYTEST ARGS]
 
 SOURCE is a checkout of stable-retro (github.com/Farama-Foundation/stable-retro) holding
 ``tests/test_python`` and ``tests/dummy.json``; nothing of it is copied into this repository. The
@@ -68,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("source", type=Path, help="a checkout of stable-retro")
     parser.add_argument("--roms", type=Path, help="stable-retro's test ROMs")
     parser.add_argument("--target", choices=["emucore", "stable-retro"], default="emucore")
-    parser.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
-    args = parser.parse_args(argv)
+    args, pytest_args = parser.parse_known_args(argv)  # the rest goes to pytest (e.g. -x, -k NAME)
+    pytest_args = [arg for arg in pytest_args if arg != "--"]
     if not (args.source / "tests" / "test_python").is_dir():
         parser.error(f"{args.source} has no tests/test_python: give a checkout of stable-retro")
     roms = args.roms or ROOT.parent / "shared" / "stable-retro-test-roms"
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         suite, data = _suite(args.source, roms, scratch), _data_root(scratch)
         env = dict(os.environ, RETRO_DATA_PATH=str(data), SUITE_TARGET=args.target)
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_python",
-                   *args.pytest_args]
+                   *pytest_args]
         return subprocess.run(command, cwd=suite, env=env, timeout=1800).returncode
 
 
