@@ -74,6 +74,31 @@ class LoadedGameData:
     warnings: list[tuple[str, type[Warning]]] = field(default_factory=list)
 
 
+def read_sources(sources: GameDataSources) -> tuple[Mapping[str, VariableLike], list[str], dict | None, Scenario]:
+    """The files (or copies) read and parsed, nothing checked against memory or a system:
+    (variables, names data.json skips, the decoded scenario or None, the parsed scenario).
+
+    Raises:
+        IntegrationError: A file cannot be read or is malformed (the message names it).
+    """
+    variables: Mapping[str, VariableLike]
+    skipped: list[str] = []
+    if sources.variables is not None:
+        variables = sources.variables
+    elif sources.data_path is not None:
+        variables, skipped = read_data_json(sources.data_path)
+    else:
+        variables = {}
+    raw = sources.scenario
+    if raw is None and sources.scenario_path is not None:
+        raw = read_scenario_json(sources.scenario_path)
+    try:
+        scenario = Scenario.parse(raw)
+    except ScenarioError as e:
+        raise IntegrationError(sources.scenario_path or SCENARIO_FILE, str(e)) from e
+    return variables, skipped, raw, scenario
+
+
 def load_game_data(
     sources: GameDataSources, system: System, memory: Callable[[], AddressSpace]
 ) -> LoadedGameData:
@@ -92,21 +117,7 @@ def load_game_data(
     """
     notes: list[tuple[str, type[Warning]]] = []
     data_path, scenario_path = sources.data_path, sources.scenario_path
-    variables: Mapping[str, VariableLike]
-    skipped: list[str] = []
-    if sources.variables is not None:
-        variables = sources.variables
-    elif data_path is not None:
-        variables, skipped = read_data_json(data_path)
-    else:
-        variables = {}
-    raw = sources.scenario
-    if raw is None and scenario_path is not None:
-        raw = read_scenario_json(scenario_path)
-    try:
-        scenario = Scenario.parse(raw)
-    except ScenarioError as e:
-        raise IntegrationError(scenario_path or SCENARIO_FILE, str(e)) from e
+    variables, skipped, raw, scenario = read_sources(sources)
     if data_path is not None and set(skipped) & scenario.variable_names():
         read_data_json(data_path, strict=True)  # raises, naming the line and key
     notes += [(f"{data_path}: variable {name!r} is skipped: its type string is not valid", UserWarning)

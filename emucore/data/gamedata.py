@@ -24,17 +24,10 @@ from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
 from emucore.gamedata import GameData as Evaluator
 from emucore.gamedata_api import GameDataMethods
-from emucore.gamedata_loader import GameDataSources, load_game_data
-from emucore.integration import (
-    SCENARIO_FILE,
-    IntegrationError,
-    dump_data_json,
-    read_data_json,
-    read_scenario_json,
-    write_scenario_json,
-)
+from emucore.gamedata_loader import GameDataSources, load_game_data, read_sources
+from emucore.integration import dump_data_json, read_scenario_json, write_scenario_json
 from emucore.memory import AddressSpace
-from emucore.scenario import Scenario, ScenarioError
+from emucore.scenario import Scenario
 
 if TYPE_CHECKING:
     from emucore.emulator import Emulator
@@ -115,18 +108,8 @@ class GameData(GameDataMethods):
                 warnings.warn(message, category, stacklevel=3)
             self._evaluator = loaded.data
         else:
-            self._evaluator = Evaluator(*self._files(sources), self._address_space, ActionGroups([], []))
-
-    @staticmethod
-    def _files(sources: GameDataSources) -> tuple[dict, Scenario]:
-        data_path, scenario_path = sources.data_path, sources.scenario_path
-        variables = sources.variables if sources.variables is not None else (
-            read_data_json(data_path)[0] if data_path else {})
-        raw = read_scenario_json(scenario_path) if scenario_path else None
-        try:
-            return dict(variables), Scenario.parse(raw)
-        except ScenarioError as e:
-            raise IntegrationError(scenario_path or SCENARIO_FILE, str(e)) from e
+            variables, _, _, scenario = read_sources(sources)
+            self._evaluator = Evaluator(variables, scenario, self._address_space, ActionGroups([], []))
 
     # ---- the evaluator's API ----
 
