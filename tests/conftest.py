@@ -40,6 +40,20 @@ def no_user_studio_data(tmp_path_factory):
         yield
 
 
+@pytest.fixture
+def clean_data_state(monkeypatch):
+    """No custom folders, a STABLE default mask and no data env vars, before and after the test."""
+    from emucore.data import DefaultIntegrations, Integrations
+
+    monkeypatch.delenv("EMUCORE_DATA_PATH", raising=False)
+    monkeypatch.delenv("RETRO_DATA_PATH", raising=False)
+    Integrations.clear_custom_paths()
+    DefaultIntegrations.reset()
+    yield
+    Integrations.clear_custom_paths()
+    DefaultIntegrations.reset()
+
+
 @pytest.fixture(scope="session")
 def airstriker() -> Path:
     """The Airstriker-Genesis-v0 integration folder of the stable-retro wheel."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from emucore import data
-from emucore.data import DefaultIntegrations, Integrations
+from emucore.data import Integrations
 from emucore.paths import integrations_dir
 from tests.conftest import GENESIS_ROM, NES_ROM
 
@@ -24,16 +24,7 @@ needs_stable_retro = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(autouse=True)
-def clean_state(monkeypatch):
-    """Each test starts with no custom folders, a STABLE default mask and no data env vars."""
-    monkeypatch.delenv("EMUCORE_DATA_PATH", raising=False)
-    monkeypatch.delenv("RETRO_DATA_PATH", raising=False)
-    Integrations.clear_custom_paths()
-    DefaultIntegrations.reset()
-    yield
-    Integrations.clear_custom_paths()
-    DefaultIntegrations.reset()
+pytestmark = pytest.mark.usefixtures("clean_data_state")
 
 
 def make_game(root: Path, name: str, files: dict[str, str | bytes]) -> Path:

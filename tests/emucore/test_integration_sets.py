@@ -14,16 +14,7 @@ from emucore.paths import integrations_dir, studio_integrations_dir
 OURS = str(integrations_dir())
 
 
-@pytest.fixture(autouse=True)
-def clean_state(monkeypatch):
-    """Each test starts with no custom folders, a STABLE default mask and no data env vars."""
-    monkeypatch.delenv("EMUCORE_DATA_PATH", raising=False)
-    monkeypatch.delenv("RETRO_DATA_PATH", raising=False)
-    Integrations.clear_custom_paths()
-    DefaultIntegrations.reset()
-    yield
-    Integrations.clear_custom_paths()
-    DefaultIntegrations.reset()
+pytestmark = pytest.mark.usefixtures("clean_data_state")
 
 
 def test_integration_values_and_names():
