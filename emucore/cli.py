@@ -116,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.set_defaults(func=cmd_info)
     commands.add_parser("import", help="find ROMs of known games in folders and zips and copy them in")
     commands.add_parser("playback", help="replay .bk2 movies: verify, render video, export info and returns")
+    commands.add_parser("rollout", help="play episodes with an agent, here or on a Ray cluster; a JSON line each")
     verify = commands.add_parser("verify", help="lint integration folders (or game names) and run each for a step")
     verify.add_argument("targets", nargs="+", metavar="FOLDER")
     verify.add_argument("--deep", action="store_true", help="also decompress every state")
@@ -136,10 +137,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from emucore.movie.playback import main as playback_main
 
         return playback_main(argv[1:])
+    if argv[:1] == ["rollout"]:
+        from emucore.rollout.cli import main as rollout_main
+
+        return _reporting_errors(rollout_main, argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except EmucoreError as exc:
+        print(f"emucore: {exc}", file=sys.stderr)
+        return 2
+
+
+def _reporting_errors(command, argv: list[str]) -> int:
+    try:
+        return int(command(argv) or 0)
+    except (EmucoreError, FileNotFoundError, ValueError, ConnectionError, ImportError) as exc:
         print(f"emucore: {exc}", file=sys.stderr)
         return 2
 

@@ -7,13 +7,13 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
     python3 -m venv "$VENV" 2>/dev/null || true
     "$VENV/bin/python" -m pip install -q torch==2.13.0  # the CPU build; Stable-Baselines3 needs torch
 fi
-setup_venv "studio,env,cores,video,rl,test"
+setup_venv "studio,env,cores,video,rl,ray,test"
 cd "$ROOT"
 echo "== homebrew ROMs rebuild byte-identically"
 "$VENV/bin/python" homebrew/nes/build.py --check
 "$VENV/bin/python" homebrew/genesis/build.py --check
 echo "== ruff"
-"$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py studio tests bench homebrew/make_start_states.py
+"$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py studio tests bench examples homebrew/make_start_states.py
 echo "== import contracts"
 "$VENV/bin/lint-imports"
 echo "== tests"

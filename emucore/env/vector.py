@@ -204,7 +204,7 @@ class RetroVectorEnv(VectorEnv):
         return tuple(env.get_screen() for env in self.envs)
 
     def close_extras(self, **kwargs: Any) -> None:
-        if self._closed:
+        if getattr(self, "_closed", True):  # True also when __init__ refused its arguments (Gymnasium 1.2 closes it)
             return
         self._closed = True
         if self._queue is not None:

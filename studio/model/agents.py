@@ -1,11 +1,13 @@
-"""Sanity-check agents for an integration, and a headless runner that reports likely scenario bugs.
+"""Sanity runs of agents on an integration: a headless runner that reports likely scenario bugs.
 
 >>> report = run_episodes("StudioDemo-Nes", agent=RandomAgent(0), episodes=3, max_steps=600)
 >>> [(e.total, e.length, e.done_reason) for e in report.episodes], report.flags
 >>> report.save_best("best.bk2")
 
-Agents see a :class:`~emucore.env.RetroEnv` (FILTERED ``MultiBinary`` actions unless the agent
-asks otherwise through :attr:`Agent.env_kwargs`). Every episode is recorded as a ``.bk2`` from the
+The agents are :mod:`emucore.agents`' and the episodes :mod:`emucore.rollout`'s, played here or
+on a Ray cluster (the same episodes either way). Agents see a :class:`~emucore.env.RetroEnv`
+(FILTERED ``MultiBinary`` actions unless the agent asks otherwise through
+:attr:`Agent.env_kwargs`). Every episode is recorded as a ``.bk2`` from the
 episode's start state; only the best one (highest return) is kept, as bytes, in the report.
 
 Flags (heuristics, see :func:`scenario_flags`):
@@ -26,12 +28,7 @@ This module is Qt-free (import-linter checks it).
 
 from __future__ import annotations
 
-import hashlib
-import json
-import shutil
-import tempfile
 import threading
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,266 +37,27 @@ from typing import Any
 import numpy as np
 
 import emucore
-from emucore.done_explanation import reasons_text
+from emucore.agents import (
+    Agent,
+    BruteAgent,
+    IdleAgent,
+    MovieAgent,
+    PolicyAgent,
+    RandomAgent,
+    RightBiasedAgent,
+    algo_of,
+    sb3_available,
+)
+from emucore.rollout import EpisodeResult, Rollout, StepEvent, run_local
+from emucore.rollout.episode import STOPPED
 
-# ---- agents ----
-
-
-class Agent:
-    """An agent: ``begin`` at each episode's start, ``act`` every step, ``end`` with the return."""
-
-    name = "agent"
-
-    @property
-    def env_kwargs(self) -> dict[str, Any]:
-        """Extra ``emucore.make`` arguments this agent needs (action or observation type)."""
-        return {}
-
-    def begin(self, env: Any, episode: int) -> None:
-        """A new episode starts on ``env`` (already reset)."""
-        self.env = env
-
-    def act(self, obs: np.ndarray) -> np.ndarray | int | None:
-        """The next action; None ends the episode (the agent has nothing more to play)."""
-        raise NotImplementedError
-
-    def end(self, total: float, actions: list[Any]) -> None:
-        """The episode ended with return ``total`` after playing ``actions``."""
-
-
-def _buttons(env: Any) -> list[str]:
-    return [b or "" for b in env.buttons]
-
-
-class IdleAgent(Agent):
-    """Presses nothing (useful to see what a scenario rewards when the player does nothing)."""
-
-    name = "idle"
-
-    def act(self, obs: np.ndarray) -> np.ndarray:
-        return np.zeros(self.env.num_buttons, dtype=np.int8)
-
-
-class RandomAgent(Agent):
-    """Each button pressed with probability 1/2 every step."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = 0):
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, obs: np.ndarray) -> np.ndarray:
-        return self.rng.integers(0, 2, self.env.num_buttons, dtype=np.int8)
-
-
-class RightBiasedAgent(Agent):
-    """Random, but RIGHT is held with probability ``right`` and the jump buttons pressed sometimes.
-
-    The jump buttons are B (and A, C on Genesis pads) - whichever of them the system has.
-    """
-
-    name = "right-biased"
-    JUMPS = ("B", "A", "C")
-
-    def __init__(self, seed: int | None = 0, right: float = 0.8, jump: float = 0.25):
-        self.rng = np.random.default_rng(seed)
-        self.right = right
-        self.jump = jump
-
-    def begin(self, env: Any, episode: int) -> None:
-        super().begin(env, episode)
-        names = _buttons(env)
-        self._right = names.index("RIGHT") if "RIGHT" in names else None
-        self._left = names.index("LEFT") if "LEFT" in names else None
-        self._jumps = [names.index(b) for b in self.JUMPS if b in names]
-
-    def act(self, obs: np.ndarray) -> np.ndarray:
-        action = np.zeros(self.env.num_buttons, dtype=np.int8)
-        if self._right is not None and self.rng.random() < self.right:
-            action[self._right] = 1
-        elif self._left is not None and self.rng.random() < 0.5:
-            action[self._left] = 1
-        for index in self._jumps:
-            if self.rng.random() < self.jump:
-                action[index] = 1
-        return action
-
-
-class BruteAgent(Agent):
-    """Gym Retro's "Brute", simplified: replay the best action sequence so far, then explore.
-
-    Each episode replays the best sequence found (by return), swapping each of its actions for a
-    random one with probability ``explore``; past its end it plays random actions, each held for
-    ``hold`` steps (Brute's frame skip). An episode that beats the best return becomes the best
-    sequence. The env is deterministic from its start state, so replays are exact.
-    """
-
-    name = "brute"
-
-    def __init__(self, seed: int | None = 0, explore: float = 0.05, hold: int = 4):
-        self.rng = np.random.default_rng(seed)
-        self.explore = explore
-        self.hold = max(1, hold)
-        self.best: list[np.ndarray] = []
-        self.best_total = -np.inf
-
-    def begin(self, env: Any, episode: int) -> None:
-        super().begin(env, episode)
-        self._t = 0
-        self._held: np.ndarray | None = None
-
-    def _random(self) -> np.ndarray:
-        if self._held is None or self._t % self.hold == 0:
-            self._held = self.rng.integers(0, 2, self.env.num_buttons, dtype=np.int8)
-        return self._held
-
-    def act(self, obs: np.ndarray) -> np.ndarray:
-        t = self._t
-        if t < len(self.best) and self.rng.random() >= self.explore:
-            action = self.best[t]
-        else:
-            action = self._random()
-        self._t += 1
-        return action
-
-    def end(self, total: float, actions: list[Any]) -> None:
-        if total > self.best_total:
-            self.best_total = total
-            self.best = [np.asarray(a, dtype=np.int8).copy() for a in actions]
-
-
-class MovieAgent(Agent):
-    """Plays a movie's player-1 keys (line 0, the reset frame, is skipped), then ends the episode.
-
-    It uses ``Actions.ALL`` so that every recorded combination reaches the game unfiltered.
-    """
-
-    name = "movie"
-
-    def __init__(self, path: str | Path):
-        from emucore.movie import Movie
-
-        self.path = Path(path)
-        self.masks = Movie(self.path).get_masks()[1:, 0]
-
-    @property
-    def env_kwargs(self) -> dict[str, Any]:
-        return {"use_restricted_actions": emucore.Actions.ALL}
-
-    def begin(self, env: Any, episode: int) -> None:
-        super().begin(env, episode)
-        self._t = 0
-
-    def act(self, obs: np.ndarray) -> np.ndarray | None:
-        if self._t >= len(self.masks):
-            return None
-        mask = int(self.masks[self._t])
-        self._t += 1
-        return np.array([(mask >> i) & 1 for i in range(self.env.num_buttons)], dtype=np.int8)
-
-
-def sb3_available() -> bool:
-    """True when Stable-Baselines3 can be imported (PolicyAgent needs it)."""
-    import importlib.util
-
-    return importlib.util.find_spec("stable_baselines3") is not None
-
-
-SB3_ALGOS = ("PPO", "A2C", "DQN", "SAC", "TD3", "DDPG")
-
-
-def algo_of(path: str | Path) -> str | None:
-    """The SB3 algorithm a model zip was saved by, guessed from its policy's module (or None)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data"))
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
-        return None
-    module = str((data.get("policy_class") or {}).get("__module__", "")) if isinstance(data, dict) else ""
-    for algo in SB3_ALGOS:
-        if f".{algo.lower()}." in f"{module}.":
-            return algo
-    return None
-
-
-class PolicyAgent(Agent):
-    """A Stable-Baselines3 model (``.zip``) predicting actions.
-
-    Args:
-        path: The model file.
-        algo: The SB3 class (``"PPO"``, ``"A2C"``, ...); None guesses it from the zip, else PPO.
-        deterministic: Passed to ``model.predict``.
-
-    The action type follows the model's action space (Discrete: ``Actions.DISCRETE``,
-    MultiDiscrete: ``MULTI_DISCRETE``, MultiBinary: ``FILTERED``); a 1-D observation space means
-    RAM observations. Observations must otherwise match the env's as they are (no wrappers).
-    """
-
-    name = "policy"
-
-    def __init__(self, path: str | Path, algo: str | None = None, deterministic: bool = True):
-        import stable_baselines3
-
-        self.path = Path(path)
-        self.algo = algo or algo_of(self.path) or "PPO"
-        cls = getattr(stable_baselines3, self.algo)
-        self.model = cls.load(str(self.path), device="cpu")
-        self.deterministic = deterministic
-
-    @property
-    def env_kwargs(self) -> dict[str, Any]:
-        from gymnasium import spaces
-
-        space = self.model.action_space
-        kwargs: dict[str, Any] = {}
-        if isinstance(space, spaces.Discrete):
-            kwargs["use_restricted_actions"] = emucore.Actions.DISCRETE
-        elif isinstance(space, spaces.MultiDiscrete):
-            kwargs["use_restricted_actions"] = emucore.Actions.MULTI_DISCRETE
-        if len(self.model.observation_space.shape) == 1:
-            kwargs["obs_type"] = emucore.Observations.RAM
-        return kwargs
-
-    def begin(self, env: Any, episode: int) -> None:
-        super().begin(env, episode)
-        want, have = self.model.observation_space.shape, env.observation_space.shape
-        if tuple(want) != tuple(have):
-            raise ValueError(f"the policy expects observations of shape {want}, the env gives {have}")
-
-    def act(self, obs: np.ndarray) -> np.ndarray | int:
-        action, _ = self.model.predict(obs, deterministic=self.deterministic)
-        return action
-
+__all__ = [
+    "AGENTS", "Agent", "BruteAgent", "EpisodeResult", "Flag", "IdleAgent", "MovieAgent", "PolicyAgent",
+    "RandomAgent", "RightBiasedAgent", "RunReport", "StepEvent", "algo_of", "make_agent", "run_episodes",
+    "sb3_available", "scenario_flags",
+]
 
 # ---- the report ----
-
-
-@dataclass
-class StepEvent:
-    """What ``on_step`` gets after each step (``obs`` is the env's array: copy it to keep it)."""
-
-    episode: int
-    step: int  # 1-based within the episode
-    reward: float
-    total: float
-    obs: np.ndarray
-
-
-@dataclass
-class EpisodeResult:
-    index: int
-    total: float
-    length: int
-    done_reason: str  # why done fired (emucore.done_explanation), "max steps", "agent finished" or "stopped"
-    terminated: bool
-    rewards: np.ndarray  # float64, one per step
-    masks: np.ndarray  # uint16 button masks actually sent, one per step
-    screen_hashes: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.uint64))
-    ram_hashes: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.uint64))
-
-    def keys(self, num_buttons: int) -> np.ndarray:
-        """The buttons pressed each step, ``(length, num_buttons)`` bool."""
-        return ((self.masks[:, None] >> np.arange(num_buttons, dtype=np.uint16)) & 1).astype(bool)
 
 
 @dataclass
@@ -412,10 +170,6 @@ def scenario_flags(episodes: list[EpisodeResult], max_steps: int) -> list[Flag]:
 # ---- the runner ----
 
 
-def _hash(array: np.ndarray) -> int:
-    return int.from_bytes(hashlib.blake2b(array.tobytes(), digest_size=8).digest(), "little")
-
-
 def run_episodes(
     game: str | Path,
     *,
@@ -428,6 +182,7 @@ def run_episodes(
     on_step: Callable[[StepEvent], None] | None = None,
     on_episode: Callable[[EpisodeResult], None] | None = None,
     stop: threading.Event | None = None,
+    ray_address: str | None = None,
 ) -> RunReport:
     """Plays ``episodes`` episodes of ``game`` headless with ``agent`` and reports on them.
 
@@ -435,96 +190,57 @@ def run_episodes(
         game: The integration's folder (what the studio has open), or a name looked up in ``inttype``.
         state: A state name or path (None: the game's default state).
         scenario: A scenario name or ``.json`` path (None: ``scenario.json``).
-        agent: The agent; its ``env_kwargs`` pick the action and observation types.
+        agent: The agent; its ``env_kwargs`` pick the action and observation types, and its seed
+            seeds the run (episode ``i`` from ``(seed, i)``; see :mod:`emucore.agents`).
         episodes: Episodes to play.
         max_steps: Steps after which an episode is cut ("max steps").
         inttype: Integration sets searched (default: all).
-        on_step: Called after every step (from the calling thread).
-        on_episode: Called after every episode.
-        stop: Set it to stop after the current step (the episode is kept as "stopped").
+        on_step: Called after every step (from the calling thread); not called on Ray.
+        on_episode: Called after every episode, in episode order.
+        stop: Set it to stop after the current step (the episode is kept as "stopped"); on Ray, the
+            run stops after the episodes that have come back.
+        ray_address: A Ray cluster's address ("auto", "host:port") to play the episodes on, spread
+            over its nodes: the same episodes as here.
 
     Returns:
         The episodes, the flags and the best episode's movie.
     """
     inttype = emucore.data.Integrations.ALL if inttype is None else inttype
-    env = emucore.make(
-        game,
-        state=emucore.State.DEFAULT if state is None else state,
-        scenario=scenario,
-        inttype=inttype,
-        render_mode=None,
-        **agent.env_kwargs,
-    )
-    report = RunReport(env.gamename, state, scenario, agent.name, _buttons(env))
-    folder = Path(tempfile.mkdtemp(prefix="agent-run-"))
-    best_path: Path | None = None
-    try:
-        for index in range(episodes):
-            if stop is not None and stop.is_set():
-                report.stopped = True
-                break
-            path = folder / f"episode-{index}.bk2"
-            env.record_movie(str(path))
-            obs, _ = env.reset()
-            agent.begin(env, index)
-            rewards: list[float] = []
-            masks: list[int] = []
-            actions: list[Any] = []
-            screens: list[int] = []
-            rams: list[int] = []
-            total = 0.0
-            reason = "max steps"
-            terminated = False
-            for step in range(1, max_steps + 1):
-                if stop is not None and stop.is_set():
-                    reason, report.stopped = "stopped", True
-                    break
-                action = agent.act(obs)
-                if action is None:
-                    reason = "agent finished"
-                    break
-                mask = env.data.actions.decode(action, env.use_restricted_actions, 1)[0]
-                obs, reward, terminated, _, _ = env.step(action)
-                reward = float(reward)
-                total += reward
-                rewards.append(reward)
-                masks.append(mask)
-                actions.append(np.array(action, copy=True))
-                screens.append(_hash(obs))
-                rams.append(_hash(env.get_ram()))
-                if on_step is not None:
-                    on_step(StepEvent(index, step, reward, total, obs))
-                if terminated:
-                    reason = reasons_text(env.data.explain_done())
-                    break
-            env.movie.close()
-            env.movie = None
-            result = EpisodeResult(
-                index, total, len(rewards), reason, bool(terminated),
-                np.asarray(rewards, dtype=np.float64), np.asarray(masks, dtype=np.uint16),
-                np.asarray(screens, dtype=np.uint64), np.asarray(rams, dtype=np.uint64),
-            )
-            agent.end(total, actions)
-            report.episodes.append(result)
-            if report.best_index is None or total > report.episodes[report.best_index].total:
-                report.best_index = index
-                if best_path is not None:
-                    best_path.unlink(missing_ok=True)
-                best_path = path
-            else:
-                path.unlink(missing_ok=True)
-            if on_episode is not None:
-                on_episode(result)
-        if best_path is not None:
-            report.best_movie = best_path.read_bytes()
-        report.flags = scenario_flags(report.episodes, max_steps)
-    finally:
-        if env.movie is not None:
-            env.movie.discard()
-            env.movie = None
-        env.close()
-        shutil.rmtree(folder, ignore_errors=True)
+    make_kwargs: dict[str, Any] = {"inttype": inttype}
+    if scenario is not None:
+        make_kwargs["scenario"] = scenario
+    rollout = Rollout(str(game), agent, episodes=episodes, seed=agent.seed, max_steps=max_steps,
+                      state=emucore.State.DEFAULT if state is None else state, make_kwargs=make_kwargs,
+                      record=True, hashes=True)
+    if ray_address:
+        from emucore.ray.rollouts import run_on_ray
+
+        results = run_on_ray(rollout, ray_address, stop)
+    else:
+        results = run_local(rollout, on_step, stop)
+    report = RunReport(emucore.data.game_name(str(game)), state, scenario, agent.name, [])
+    best_movie: bytes | None = None
+    for result in results:
+        report.episodes.append(result)
+        report.stopped = report.stopped or result.done_reason == STOPPED
+        if report.best_index is None or result.total > report.episodes[report.best_index].total:
+            report.best_index, best_movie = result.index, result.movie
+        result.movie = None
+        if on_episode is not None:
+            on_episode(result)
+    report.stopped = report.stopped or (stop is not None and stop.is_set())
+    report.best_movie = best_movie
+    report.buttons = _buttons_of(game, inttype)
+    report.flags = scenario_flags(report.episodes, max_steps)
     return report
+
+
+def _buttons_of(game: str | Path, inttype: Any) -> list[str]:
+    """The names of the game's buttons (its system's), "" for unused ones."""
+    from emucore.data import get_romfile_path
+    from emucore.systems import system_for_path
+
+    return [b or "" for b in system_for_path(get_romfile_path(str(game), inttype)).buttons]
 
 
 AGENTS: dict[str, type[Agent]] = {

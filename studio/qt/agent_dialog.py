@@ -2,7 +2,8 @@
 
 The run happens on a worker thread (``studio.model.agents.run_episodes``); the worker only stores
 the newest frame and reward points under a lock, and a 15 Hz timer on the GUI thread draws them.
-Episode ends and the final report cross threads as queued Qt signals.
+Episode ends and the final report cross threads as queued Qt signals. With a Ray cluster address
+the episodes are played on the cluster: each shows (table row and reward curve) as it comes back.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class AgentDialog(QDialog):
         self._points: list[tuple[int, int, float]] = []  # (episode, step, cumulative) since last draw
         self._last_frame_copy = 0.0
         self._curves: dict[int, tuple[pg.PlotDataItem, list[float], list[float]]] = {}
+        self._on_ray = False
         self._bridge = _Bridge()
         self._bridge.episode_done.connect(self._episode_done)
         self._bridge.finished.connect(self._finished)
@@ -110,6 +112,10 @@ class AgentDialog(QDialog):
         self.steps_box.setValue(4500)
         self.seed_box = QSpinBox()
         self.seed_box.setRange(0, 2**31 - 1)
+        self.ray_edit = QLineEdit()
+        self.ray_edit.setPlaceholderText("empty: play here; host:port of a cluster, or auto")
+        self.ray_edit.setToolTip("Play the episodes on this Ray cluster (the same episodes as here, spread over its "
+                                 "nodes; the integration is sent along). Needs emucore and Ray on every node.")
 
         form = QFormLayout()
         form.addRow("Agent", self.agent_box)
@@ -118,6 +124,7 @@ class AgentDialog(QDialog):
         form.addRow("Episodes", self.episodes_box)
         form.addRow("Max steps", self.steps_box)
         form.addRow("Seed", self.seed_box)
+        form.addRow("Ray cluster address", self.ray_edit)
 
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self.run)
@@ -138,8 +145,8 @@ class AgentDialog(QDialog):
         self.plot.setLabel("left", "cumulative reward")
         self.plot.setLabel("bottom", "step")
         self.plot.addLegend()
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Episode", "Return", "Length", "Done condition"])
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["Episode", "Return", "Length", "Done condition", "Node"])
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -211,7 +218,9 @@ class AgentDialog(QDialog):
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
         self.save_button.setEnabled(False)
-        self.status.setText("Running...")
+        address = self.ray_edit.text().strip() or None
+        self._on_ray = address is not None
+        self.status.setText(f"Running on the Ray cluster at {address}..." if address else "Running...")
         kwargs = {
             "state": self.state,
             "scenario": self.scenario_edit.text().strip() or None,
@@ -221,6 +230,7 @@ class AgentDialog(QDialog):
             "on_step": self._on_step,
             "on_episode": self._bridge.episode_done.emit,
             "stop": self._stop,
+            "ray_address": address,
         }
         self._thread = threading.Thread(target=self._work, args=(kwargs,), name="agent-run", daemon=True)
         self._thread.start()
@@ -257,10 +267,7 @@ class AgentDialog(QDialog):
             self.screen.show_frame(frame)
         touched = set()
         for episode, step, total in points:
-            if episode not in self._curves:
-                pen = pg.mkPen(pg.intColor(episode, hues=9, values=1, maxValue=230), width=1.5)
-                self._curves[episode] = (self.plot.plot([], [], pen=pen, name=f"episode {episode + 1}"), [], [])
-            _, xs, ys = self._curves[episode]
+            _, xs, ys = self._curve(episode)
             xs.append(step)
             ys.append(total)
             touched.add(episode)
@@ -268,13 +275,25 @@ class AgentDialog(QDialog):
             curve, xs, ys = self._curves[episode]
             curve.setData(xs, ys)
 
+    def _curve(self, episode: int) -> tuple[pg.PlotDataItem, list[float], list[float]]:
+        if episode not in self._curves:
+            pen = pg.mkPen(pg.intColor(episode, hues=9, values=1, maxValue=230), width=1.5)
+            self._curves[episode] = (self.plot.plot([], [], pen=pen, name=f"episode {episode + 1}"), [], [])
+        return self._curves[episode]
+
     def _episode_done(self, result: EpisodeResult) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
-        values = [str(result.index + 1), f"{result.total:g}", str(result.length), result.done_reason]
+        values = [str(result.index + 1), f"{result.total:g}", str(result.length), result.done_reason, result.node]
         for column, text in enumerate(values):
             self.table.setItem(row, column, QTableWidgetItem(text))
-        self.status.setText(f"Episode {result.index + 1}: return {result.total:g} in {result.length} steps")
+        curve, xs, ys = self._curve(result.index)
+        if self._on_ray and result.length:  # played elsewhere: its curve comes with it
+            xs.extend(range(1, result.length + 1))
+            ys.extend(np.cumsum(result.rewards).tolist())
+            curve.setData(xs, ys)
+        self.status.setText(f"Episode {result.index + 1}: return {result.total:g} in {result.length} steps"
+                            + (f" on {result.node}" if self._on_ray else ""))
 
     def _finished(self, report: RunReport) -> None:
         self._timer.stop()

@@ -1,0 +1,78 @@
+"""RLlib trains on an emucore env across the two nodes, with an integration only the driver has."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+import emucore
+from emucore.ray import env_config, env_creator
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.ray
+
+
+def probe(config: dict, steps: int) -> tuple[bool, float, bytes]:
+    """On a worker: whether the game is known there, then ``steps`` steps of the env ``config`` makes."""
+    import emucore as worker_emucore
+
+    known = worker_emucore.data.get_file_path("OnlyHere-Nes", "rom.sha", worker_emucore.data.Integrations.ALL)
+    env = env_creator(config)
+    env.reset(seed=0)
+    total = 0.0
+    for step in range(steps):
+        obs, reward, *_ = env.step(step % env.action_space.n)
+        total += float(reward)
+    env.close()
+    return known is not None, total, np.asarray(obs).tobytes()
+
+
+def test_a_worker_without_the_integration_makes_the_env(ray_driver, tmp_path):
+    import ray
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    folder = tmp_path / "OnlyHere-Nes"
+    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    kwargs = {"use_restricted_actions": emucore.Actions.DISCRETE, "obs_type": emucore.Observations.RAM}
+    config = env_config(str(folder), **kwargs)
+    local = probe({"game": str(folder), **kwargs}, 120)
+    shutil.rmtree(folder)  # from now on only the object store has it
+    nodes = ray.nodes()
+    results = ray.get([
+        ray.remote(probe).options(
+            scheduling_strategy=ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(node["NodeID"], False)
+        ).remote(config, 120)
+        for node in nodes if node["Alive"]
+    ])
+    assert len(results) == 2
+    for known, total, obs in results:
+        assert not known and (total, obs) == local[1:]
+
+
+def test_ppo_trains_an_iteration_with_two_env_runners(ray_driver, tmp_path):
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.tune.registry import register_env
+
+    register_env("emucore-test", env_creator)
+    folder = tmp_path / "OnlyHere-Nes"
+    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    config = (
+        PPOConfig()
+        .environment("emucore-test", env_config=env_config(
+            str(folder), use_restricted_actions=emucore.Actions.DISCRETE, obs_type=emucore.Observations.RAM))
+        .env_runners(num_env_runners=2, num_cpus_per_env_runner=1, rollout_fragment_length=64)
+        .training(train_batch_size=128, minibatch_size=64, num_epochs=1)
+        .resources(num_cpus_for_main_process=0)
+        .debugging(seed=0)
+    )
+    shutil.rmtree(folder)
+    algo = config.build_algo()
+    try:
+        result = algo.train()
+    finally:
+        algo.stop()
+    assert result["num_env_steps_sampled_lifetime"] >= 128
+    assert result["env_runners"]["num_env_steps_sampled"] >= 128
