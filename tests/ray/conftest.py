@@ -1,4 +1,4 @@
-"""One real two-node Ray cluster for all the Ray tests, and this process connected to it as the driver."""
+"""One real two-node Ray cluster for the Ray tests (stopped when they are done), and this process as its driver."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from tests.ray.local_cluster import LocalCluster
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ray_cluster():
     pytest.importorskip("ray.rllib", reason="Ray is an optional extra: pip install -e '.[ray]'")
     cluster = LocalCluster(workers=1).start()
@@ -17,7 +17,7 @@ def ray_cluster():
         cluster.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ray_driver(ray_cluster):
     import logging
 
