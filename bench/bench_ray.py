@@ -3,17 +3,19 @@
 Every figure comes from one run on this machine, side by side: the same rollout (``--game``, random
 agent, ``--episodes`` x ``--max-steps``) played by ``run_local`` in this process, then by
 ``run_on_ray`` on a real cluster of one node (1 CPU) and of two nodes (1 CPU each), started here with
-``ray start`` the way the tests start it. The PPO iteration (RAM observations, 2 env runners,
+``ray start`` the way the tests start it. The PPO iteration (``--ppo-game``, RAM observations, 2 env runners,
 ``--batch`` steps) runs on a Ray started in this process with 2 CPUs ("here") and on the two-node
 cluster; each is the median of ``--iterations`` after one warm-up iteration.
 
-    python bench/bench_ray.py [--game StudioDemo-Genesis] [--episodes 24] [--max-steps 1000] [--batch 2000]
+    python bench/bench_ray.py [--game StudioDemo-Genesis] [--episodes 24] [--max-steps 1000]
+                              [--ppo-game StudioDemo-Nes] [--batch 2000] [--no-ppo]
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import statistics
 import sys
 import time
@@ -47,7 +49,7 @@ def ppo_iteration_seconds(args) -> float:
     config = (
         PPOConfig()
         .environment("emucore-bench", env_config=env_config(
-            args.game, inttype=emucore.data.Integrations.ALL, use_restricted_actions=emucore.Actions.DISCRETE,
+            args.ppo_game, inttype=emucore.data.Integrations.ALL, use_restricted_actions=emucore.Actions.DISCRETE,
             obs_type=emucore.Observations.RAM))
         .env_runners(num_env_runners=2, num_cpus_per_env_runner=1, rollout_fragment_length="auto")
         .training(train_batch_size=args.batch, minibatch_size=128, num_epochs=2)
@@ -69,13 +71,17 @@ def ppo_iteration_seconds(args) -> float:
 def on_cluster(workers: int, work):
     import ray
 
-    cluster = LocalCluster(workers=workers).start()
+    cluster = LocalCluster(workers=workers)
+    os.environ.update(cluster.env)
+    cluster.start()
     try:
         ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
         return work()
     finally:
         ray.shutdown()
         cluster.stop()
+        for name in cluster.env:
+            os.environ.pop(name, None)
 
 
 def main() -> None:
@@ -85,6 +91,7 @@ def main() -> None:
     parser.add_argument("--game", default="StudioDemo-Genesis")
     parser.add_argument("--episodes", type=int, default=24)
     parser.add_argument("--max-steps", type=int, default=1000)
+    parser.add_argument("--ppo-game", default="StudioDemo-Nes", help="PPO's game (2 KiB of RAM: a small network)")
     parser.add_argument("--batch", type=int, default=2000)
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--no-ppo", action="store_true")
@@ -106,7 +113,8 @@ def main() -> None:
     finally:
         ray.shutdown()
     cluster = on_cluster(1, lambda: ppo_iteration_seconds(args))
-    print(f"PPO iteration, {args.batch} steps, 2 env runners, RAM observations (median of {args.iterations})")
+    print(f"PPO iteration, {args.ppo_game}, {args.batch} steps, 2 env runners, RAM observations "
+          f"(median of {args.iterations})")
     print(f"  here (Ray in this process, 2 CPUs)  {here:6.2f} s")
     print(f"  two-node cluster (1 CPU each)       {cluster:6.2f} s  {cluster / here:.2f}x here")
 

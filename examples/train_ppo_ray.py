@@ -5,10 +5,11 @@ not the game. On the head node:
 
     ray start --head --port 6379
     # on each other machine:  ray start --address HEAD_IP:6379
-    python examples/train_ppo_ray.py --address auto --game Airstriker-Genesis-v0 --iterations 20
+    python examples/train_ppo_ray.py --address auto --game Airstriker-Genesis-v0 --obs image --iterations 20
 
-Observations are the RAM by default (``--obs image`` for 84x84 grayscale frames); actions are
-the integration's discrete combinations (``Actions.DISCRETE``).
+Observations are the RAM by default, which suits the NES's 2 KiB (``--obs image`` gives 84x84
+grayscale frames, better for the Genesis's 64 KiB of RAM); actions are the integration's discrete
+combinations (``Actions.DISCRETE``).
 """
 
 from __future__ import annotations

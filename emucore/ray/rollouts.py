@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from emucore.ray.cluster import cluster_cpus, connected, node_labels
@@ -68,7 +68,8 @@ def run_on_ray(rollout: Rollout, address: str | None, stop: threading.Event | No
 
 
 def _play_round(ray: Any, actors: list, rollout: Rollout, episodes: range, labels: dict[str, str],
-                stop: threading.Event | None) -> Iterator[EpisodeResult]:
+                stop: threading.Event | None) -> Generator[EpisodeResult, None, list[EpisodeResult]]:
+    """Plays a round's episodes on the actors; yields them in order, and returns them."""
     agent_ref = ray.put(rollout.agent)
     waiting = list(episodes)
     free = list(actors)

@@ -255,12 +255,12 @@ AGENTS: dict[str, type[Agent]] = {
 
 
 def make_agent(title: str, *, seed: int = 0, path: str | None = None) -> Agent:
-    """An agent of :data:`AGENTS` by title."""
+    """An agent of :data:`AGENTS` by title; ``seed`` seeds the run (episode ``i`` from ``(seed, i)``)."""
     cls = AGENTS[title]
     if cls in (MovieAgent, PolicyAgent):
         if not path:
             raise ValueError(f"{title} needs a file")
-        return cls(path)
-    if cls is IdleAgent:
-        return IdleAgent()
+        agent = cls(path)
+        agent.seed = seed
+        return agent
     return cls(seed)

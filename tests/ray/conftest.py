@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.ray.local_cluster import LocalCluster
@@ -9,12 +11,19 @@ from tests.ray.local_cluster import LocalCluster
 
 @pytest.fixture(scope="package")
 def ray_cluster():
-    pytest.importorskip("ray.rllib", reason="Ray is an optional extra: pip install -e '.[ray]'")
-    cluster = LocalCluster(workers=1).start()
+    cluster = LocalCluster(workers=1)
+    saved = {name: os.environ.get(name) for name in cluster.env}
+    os.environ.update(cluster.env)  # before Ray is imported here: this process and its commands connect as the nodes
     try:
-        yield cluster
+        pytest.importorskip("ray.rllib", reason="Ray is an optional extra: pip install -e '.[ray]'")
+        yield cluster.start()
     finally:
         cluster.stop()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture(scope="package")

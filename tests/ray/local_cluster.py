@@ -2,6 +2,10 @@
 
 Each node is a ``ray start --block`` in its own session, so stopping it (the whole process group)
 stops that node's processes and nothing else: no ``ray stop``, which would end every cluster here.
+The nodes listen on loopback only and run with ``RAY_AUTH_MODE=disabled``: Ray 2.60 turns token
+authentication on in ``ray start`` as soon as ``~/.ray/auth_token`` exists (any local ``ray.init()``
+writes one), and its ``ray status`` then fails to connect. ``env`` is the nodes' Ray settings, for
+the processes that connect to the cluster.
 """
 
 from __future__ import annotations
@@ -36,11 +40,12 @@ class LocalCluster:
         self.caches: list[Path] = []
         self.workers = workers
         self.ray = str(Path(sys.executable).with_name("ray"))
+        self.env = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 
     def _start_node(self, name: str, args: list[str]) -> None:
         cache = self.folder / f"cache-{name}"
         self.caches.append(cache)
-        env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "EMUCORE_RAY_CACHE": str(cache)}
+        env = {**os.environ, **self.env, "EMUCORE_RAY_CACHE": str(cache)}
         log = open(self.folder / f"{name}.log", "wb")  # noqa: SIM115 - the node writes it until it stops
         self.nodes.append(subprocess.Popen(
             [self.ray, "start", "--block", "--num-cpus", "1", "--num-gpus", "0",
@@ -68,7 +73,7 @@ class LocalCluster:
                 if node.poll() is not None:
                     raise RuntimeError(f"a Ray node exited with {node.returncode}: {self.logs()}")
             status = subprocess.run([self.ray, "status", "--address", self.address], capture_output=True,
-                                    text=True, timeout=30, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+                                    text=True, timeout=30, env={**os.environ, **self.env})
             if status.returncode == 0 and status.stdout.count(" node_") >= count:
                 return
             time.sleep(1)
