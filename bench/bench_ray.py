@@ -71,20 +71,17 @@ def ppo_iteration_seconds(args) -> float:
 def on_cluster(workers: int, work):
     import ray
 
-    cluster = LocalCluster(workers=workers)
-    os.environ.update(cluster.env)
-    cluster.start()
+    cluster = LocalCluster(workers=workers).start()
     try:
         ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
         return work()
     finally:
         ray.shutdown()
         cluster.stop()
-        for name in cluster.env:
-            os.environ.pop(name, None)
 
 
 def main() -> None:
+    os.environ.update(LocalCluster.ENV)  # before Ray is imported: every Ray of this run is set up alike
     import ray
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

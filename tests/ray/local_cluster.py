@@ -32,6 +32,8 @@ def _free_port() -> int:
 class LocalCluster:
     """A head node and ``workers`` more, one CPU each; ``address`` is the head's GCS address."""
 
+    ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+
     def __init__(self, workers: int = 1):
         self.folder = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: Ray's socket paths are limited
         self.port = _free_port()
@@ -40,7 +42,7 @@ class LocalCluster:
         self.caches: list[Path] = []
         self.workers = workers
         self.ray = str(Path(sys.executable).with_name("ray"))
-        self.env = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+        self.env = dict(self.ENV)
 
     def _start_node(self, name: str, args: list[str]) -> None:
         cache = self.folder / f"cache-{name}"
