@@ -138,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return playback_main(argv[1:])
     if argv[:1] == ["rollout"]:
-        from emucore.rollout.cli import main as rollout_main
+        from emucore.rollout_command import main as rollout_main
 
         return _reporting_errors(rollout_main, argv[1:])
     args = build_parser().parse_args(argv)
