@@ -224,6 +224,8 @@ class AgentDialog(QDialog):
         self.save_button.setEnabled(False)
         address = self.ray_edit.text().strip() or None
         self._on_ray = address is not None
+        self.screen.show_placeholder(f"Playing on the Ray cluster at {address}: the frames stay there. Each episode "
+                                     "shows on the right as it comes back." if address else "")
         self.status.setText(f"Running on the Ray cluster at {address}..." if address else "Running...")
         kwargs = {
             "state": self.state,

@@ -22,6 +22,7 @@ class GameView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.keys_to_game = True
+        self.placeholder = ""  # drawn while there is no frame
 
     def set_keys_to_game(self, to_game: bool) -> None:
         """Shows whether the keyboard plays the game (a frame) or types into a field (a hint)."""
@@ -35,6 +36,12 @@ class GameView(QWidget):
         if self._image is None or self._image.width() != w or self._image.height() != h:
             self._image = QImage(w, h, QImage.Format.Format_RGB888)
         write_rgb(self._image, frame)
+        self.update()
+
+    def show_placeholder(self, text: str) -> None:
+        """Drops the frame and shows ``text`` in its place (a frame shown later replaces it)."""
+        self._image = None
+        self.placeholder = text
         self.update()
 
     def sizeHint(self) -> QSize:
@@ -65,6 +72,10 @@ class GameView(QWidget):
                 # not a whole scale (aspect correction, or fit): nearest-neighbour would drop rows or columns of text
                 painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.drawImage(target, self._image)
+        elif self.placeholder:
+            painter.setPen(QColor(200, 200, 205))
+            painter.drawText(self.rect().adjusted(16, 16, -16, -16),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.placeholder)
         if self.keys_to_game:
             painter.setPen(QPen(KEYS_FRAME, 2))
             painter.drawRect(self.rect().adjusted(1, 1, -1, -1))
