@@ -28,7 +28,7 @@ def game_name(game: str) -> str:
     return os.path.basename(os.path.normpath(game)) if is_game_folder_path(game) else game
 
 
-def _game_dirs(game: str, inttype: Integrations | int) -> list[str]:
+def game_dirs(game: str, inttype: Integrations | int) -> list[str]:
     """The folders a game's files are looked for in, in order: the folder itself when given by path."""
     if is_game_folder_path(game):
         return [os.path.abspath(os.path.expanduser(game))]
@@ -51,7 +51,7 @@ def get_file_path(
     file = os.fspath(file)
     if os.path.isabs(file):
         return file if os.path.exists(file) else None
-    for game_dir in _game_dirs(game, inttype):
+    for game_dir in game_dirs(game, inttype):
         candidate = os.path.join(game_dir, file)
         if os.path.exists(candidate):
             return candidate
@@ -64,9 +64,9 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
     Raises:
         GameNotFoundError: ``"No romfiles found for game: <game>"`` (a FileNotFoundError).
     """
-    game_dirs = _game_dirs(game, inttype)
+    folders = game_dirs(game, inttype)
     for name in _ROM_NAMES:
-        for game_dir in game_dirs:
+        for game_dir in folders:
             candidate = os.path.join(game_dir, name)
             if os.path.exists(candidate):
                 return candidate
@@ -142,7 +142,7 @@ def list_games(inttype: Integrations | int = Integrations.DEFAULT) -> list[str]:
 def _game_files(game: str, inttype: Integrations | int, suffix: str) -> list[tuple[str, str]]:
     """``(folder, name)`` of every ``*<suffix>`` file of the game, across the sets (hidden names skipped)."""
     found = []
-    for game_dir in _game_dirs(game, inttype):
+    for game_dir in game_dirs(game, inttype):
         for name in _listdir(game_dir, strict=False):
             if name.endswith(suffix) and len(name) > len(suffix) and not name.startswith("."):
                 found.append((game_dir, name))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from emucore import data as retro_data
+from emucore.data.lookup import game_dirs
 from emucore.enums import State
 from emucore.integration.statefile import STATE_SUFFIX
 
@@ -40,11 +41,11 @@ class IntegrationPackage:
 
     def unpack(self, root: str | os.PathLike[str] | None = None) -> Path:
         """Unpacks into ``root`` (once: it reuses an earlier unpack) and returns the game folder."""
-        root = Path(root) if root is not None else cache_root()
-        target = root / self.digest
+        folder = unpacked_game_folder(self.digest, self.game, root)
+        target = folder.parent  # the package's folder: the game's, and the files given by path
         if not target.is_dir():
-            root.mkdir(parents=True, exist_ok=True)
-            scratch = Path(tempfile.mkdtemp(prefix=f".{self.digest}-", dir=root))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            scratch = Path(tempfile.mkdtemp(prefix=f".{self.digest}-", dir=target.parent))
             try:
                 with zipfile.ZipFile(io.BytesIO(self.payload)) as archive:
                     archive.extractall(scratch)
@@ -55,7 +56,7 @@ class IntegrationPackage:
                         raise
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
-        return target / self.game
+        return folder
 
     @staticmethod
     def rewrite_paths(kwargs: dict[str, Any], folder: Path) -> dict[str, Any]:
@@ -74,10 +75,9 @@ def cache_root() -> Path:
     return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / "emucore-ray")
 
 
-def _game_folders(game: str, inttype: Any) -> list[Path]:
-    if retro_data.is_game_folder_path(game):
-        return [Path(os.path.abspath(os.path.expanduser(game)))]
-    return [Path(folder) / game for folder in retro_data.resolve(inttype).folders]
+def unpacked_game_folder(digest: str, game: str, root: str | os.PathLike[str] | None = None) -> Path:
+    """Where the game folder of the package ``digest`` is once unpacked into ``root`` (default :func:`cache_root`)."""
+    return (Path(root) if root is not None else cache_root()) / digest / game
 
 
 def game_files(game: str, inttype: Any = None) -> dict[str, Path]:
@@ -85,8 +85,8 @@ def game_files(game: str, inttype: Any = None) -> dict[str, Path]:
     inttype = retro_data.Integrations.DEFAULT if inttype is None else inttype
     retro_data.get_romfile_path(game, inttype)  # GameNotFoundError, worded as make()'s, when there is no ROM
     files: dict[str, Path] = {}
-    for folder in reversed(_game_folders(game, inttype)):
-        if folder.is_dir():
+    for folder in reversed(game_dirs(game, inttype)):
+        if os.path.isdir(folder):
             files.update({entry.name: Path(entry.path) for entry in os.scandir(folder) if entry.is_file()})
     return files
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from emucore.ray.cluster import require_ray
-from emucore.ray.package import IntegrationPackage, cache_root, pack_integration
+from emucore.ray.package import IntegrationPackage, pack_integration, unpacked_game_folder
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class TravellingIntegration:
 
     def materialise(self) -> tuple[Path, dict[str, Any]]:
         """The game folder on this node (unpacked now if it is not yet) and make()'s arguments for it."""
-        folder = cache_root() / self.digest / self.game
+        folder = unpacked_game_folder(self.digest, self.game)
         if not folder.is_dir():
             package: IntegrationPackage = require_ray().get(self.ref)
             folder = package.unpack()

@@ -21,12 +21,12 @@ class EpisodePlayer:
     in this env: a game without a start state starts every episode from its power-on state.
     """
 
-    def __init__(self, rollout: Rollout, game: str | None = None, node: str | None = None):
+    def __init__(self, rollout: Rollout, node: str | None = None):
         import emucore
 
         self.rollout = rollout
         self.node = node or host_name()
-        self.env = emucore.make(game or rollout.game, **rollout.env_kwargs())
+        self.env = emucore.make(rollout.game, **rollout.env_kwargs())
         if not self.env.initial_state:
             self.env.initial_state = self.env.em.get_state()
         self._folder = Path(tempfile.mkdtemp(prefix="emucore-rollout-")) if rollout.record else None
