@@ -37,6 +37,7 @@ class System:
     actions: list[list[list[str]]]
     memory: str
     name_token: str
+    byte_order: str = ""  # "little" or "big": how the CPU keeps multi-byte numbers ("" unknown)
 
     @property
     def rom_extension(self) -> str:
@@ -82,6 +83,18 @@ def _load_json(path: Path) -> Any:
         return json.load(f)
 
 
+def _byte_order(d: dict[str, Any], path: Path) -> str:
+    """The descriptor's ``byte_order``, else the one its ``types`` use most, else ""."""
+    order = d.get("byte_order")
+    if order is not None:
+        if order not in ("little", "big"):
+            raise ValueError(f"{path}: byte_order must be \"little\" or \"big\", not {order!r}")
+        return str(order)
+    wide = [t for t in d.get("types", ()) if t[0] in "<>" and t[-1] != "1"]
+    big = sum(t[0] == ">" for t in wide)
+    return "big" if big > len(wide) - big else "little" if big < len(wide) - big else ""
+
+
 @cache
 def _systems(root: str) -> dict[str, System]:
     found = {}
@@ -101,6 +114,7 @@ def _systems(root: str) -> dict[str, System]:
             actions=d.get("actions", []),
             memory=d.get("memory", ""),
             name_token=d.get("name_token", d["system"]),
+            byte_order=_byte_order(d, path),
         )
     return found
 

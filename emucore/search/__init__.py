@@ -7,7 +7,8 @@
 * :func:`search_movie` - values that changed as told at given frames of a movie replay;
 * :func:`group_candidates` - a search's candidates one row per address, the plausible type first;
 * :func:`solve_value` - the variables that read what the screen showed at a few checkpoints,
-  with their type, scale and bias, ranked as an integrator would choose;
+  with their type, scale and bias, checked on the play between them, ranked as an integrator
+  would choose, with the ambiguities the checkpoints leave open;
 * :func:`suggest_done` - a done rule from alive and game-over examples
   (:func:`episode_examples` makes them from episode movies).
 
@@ -27,11 +28,13 @@ from emucore.search.movies import movie_masks, search_movie
 from emucore.search.ops import OPS
 from emucore.search.search import HistoryEntry, MemorySearch, Step
 from emucore.search.snapshot import Layout, Snapshot
-from emucore.search.solve import ValueCandidate, solve_value
+from emucore.search.solve import solve_value
 from emucore.search.states import compare_states, snapshot_from_state
 from emucore.search.typelist import DEFAULT_TYPES, SearchType, search_type, system_types
+from emucore.search.value import Ambiguity, ValueCandidate, ValueCandidates
 
 __all__ = [
+    "Ambiguity",
     "DEFAULT_TYPES",
     "DoneExamples",
     "DoneRule",
@@ -47,6 +50,7 @@ __all__ = [
     "Snapshot",
     "Step",
     "ValueCandidate",
+    "ValueCandidates",
     "compare_states",
     "done_rules",
     "episode_examples",

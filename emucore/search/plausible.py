@@ -27,11 +27,9 @@ class Preferences:
 
 
 def preferences(emulator: Any) -> Preferences:
-    system = getattr(emulator, "system", None)
-    texts = [t for t in (getattr(system, "types", None) or ()) if t[0] in "<>" and t[-1] != "1"]
-    big = sum(t[0] == ">" for t in texts)
-    little = len(texts) - big
-    native = "big" if big > little else "little" if little > big else ""
+    """The system descriptor's byte order (``cores/systems/*.json``: the 6502 of the NES and the
+    Atari 2600 is little-endian, the 68000 big-endian); 16-bit alignment on big-endian systems."""
+    native = getattr(getattr(emulator, "system", None), "byte_order", "") or ""
     return Preferences(native, native == "big")
 
 

@@ -39,6 +39,26 @@ the display) is not pushed down by the first copy's aliases. Values that
 never reach 10 or 100 cannot tell widths apart: give the digits as drawn, or checkpoints with
 larger values.
 
+Three rules come before all of those:
+
+* **Steady in play.** With ``history`` (the play around the checkpoints), every candidate of
+  the first few hundred is read at every frame of it (:mod:`emucore.search.history`): one that
+  changes far more often than the steadiest reading, leaves a value and comes straight back,
+  jumps far beyond the values shown, or changes between two checkpoints that showed the same
+  value is volatile (a HUD buffer the game reuses), and ranks after every steady one; one whose
+  bytes stop being its encoding in play is lossy. ``candidate.notes`` says what the play showed.
+* **A digit no checkpoint changed is no evidence.** A ``d`` or ``n`` reading whose least
+  significant byte was 0 at every checkpoint explains the drawn trailing zeros with a byte that
+  may not belong to the value (a second player's score next to it); it ranks after the
+  readings that need no such byte, such as a scale of 10 over the bytes before it.
+* **Every class first.** The best steady, exact candidate of each (encoding, scale) class is
+  listed before any family's second member, so a ``>n6`` x10 is not crowded out by the scale-1
+  readings of the same digits.
+
+Pairs of top candidates that read the same at every checkpoint but decode the memory
+differently are in the result's ``ambiguities``, with a shown value that would separate them
+(:mod:`emucore.search.ambiguity`).
+
 Signed types are tried only when a shown value is negative (otherwise they read the same as
 their unsigned twins). The emulator is left as it was found.
 """
@@ -46,105 +66,33 @@ their unsigned twins). The emulator is left as it was found.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from emucore.search.ambiguity import ambiguities
 from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
 from emucore.search.decode import to_values, workspace
-from emucore.search.plausible import KIND_RANK, Preferences, exact, misfit, preferences, raw_bytes
+from emucore.search.history import segments
+from emucore.search.plausible import preferences
+from emucore.search.ranking import SCALES, Group, ranked
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType, search_type, system_types
+from emucore.search.value import Shown, ValueCandidate, ValueCandidates
 
-SCALES = (1, 10, 100, 1000)
 MAX_BIAS = 3
 LIMIT = 20
-FAMILY_FIRST = (3, 2)  # members of a family listed before the next family's (int shown, digits shown)
-FAMILY_POOL = 400  # the best candidates grouped into families; the rest cannot reach the list
-
-
-@dataclass(frozen=True)
-class ValueCandidate:
-    """A place and type that reads what the screen showed at every checkpoint.
-
-    Attributes:
-        address: The data.json address.
-        type: The data.json type string (``">d3"``).
-        scale: ``shown == stored * scale + bias``; 1, 10, 100 or 1000.
-        bias: Usually 0; a few units for values shown off by one (lives shown as stored + 1).
-        values: The stored value at each checkpoint.
-        exact: The stored bytes are exactly the type's encoding of the value (rule 1).
-        misfit: How many bytes wider or narrower than the shown digits ask for (rule 2).
-    """
-
-    address: int
-    type: str
-    scale: int
-    bias: int
-    values: tuple[int, ...]
-    exact: bool = True
-    misfit: int = 0
-
-    @property
-    def shown(self) -> tuple[int, ...]:
-        """The values the screen shows, as this candidate explains them."""
-        return tuple(v * self.scale + self.bias for v in self.values)
-
-    def variable(self) -> dict[str, Any]:
-        """The data.json entry of this candidate (data.json has no scale or bias)."""
-        return {"address": self.address, "type": self.type}
-
-    def describe(self) -> str:
-        """One line: ``">d3 at 0xff0000, x10, exact BCD"``."""
-        parts = [f"{self.type} at {self.address:#x}"]
-        if self.scale != 1:
-            parts.append(f"x{self.scale}")
-        if self.bias:
-            parts.append(f"{self.bias:+d}")
-        if not self.exact:
-            parts.append("lossy encoding")
-        if self.misfit:
-            parts.append(f"{self.misfit} byte(s) off the shown width")
-        return ", ".join(parts)
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What the screen showed at the checkpoints: the values, and how many digits were drawn."""
-
-    values: tuple[int, ...]
-    drawn: int | None  # the widest digit string given; None when every value was an int
-
-    @classmethod
-    def parse(cls, shown: Sequence[object]) -> Shown:
-        values, widths = [], []
-        for index, item in enumerate(shown):
-            if isinstance(item, bool) or not isinstance(item, (int, np.integer, str)):
-                raise ValueError(f"checkpoint {index}: shown is an int or the digits drawn, not {item!r}")
-            if isinstance(item, str):
-                text = item.strip(" ")
-                body = text[1:] if text.startswith("-") else text
-                if not body.isdigit() or not body.isascii():
-                    raise ValueError(f"checkpoint {index}: shown {item!r} is not a number as the screen draws it")
-                widths.append(len(item.rstrip(" ")))
-                values.append(int(text))
-            else:
-                values.append(int(item))
-        for index, value in enumerate(values):
-            if abs(value) >= 10**18:
-                raise ValueError(f"checkpoint {index}: shown {value} is larger than any type holds")
-        return cls(tuple(values), max(widths) if widths else None)
 
 
 def solve_value(
     emulator: Any,
     checkpoints: Sequence[tuple[StateLike, int | str]],
+    history: Any = None,
     *,
     types: Iterable[str] | None = None,
     max_bias: int = MAX_BIAS,
     limit: int = LIMIT,
-) -> list[ValueCandidate]:
+) -> ValueCandidates:
     """The variables that read what the screen showed at each checkpoint, best first.
 
     Args:
@@ -152,12 +100,18 @@ def solve_value(
         checkpoints: Two or more ``(state, shown)`` pairs: ``state`` from ``emulator.get_state()``
             (or a :class:`~emucore.search.Snapshot`), ``shown`` the value on screen, as an int
             or as the digits drawn (``"000120"``, leading spaces count as drawn places).
+        history: The play around the checkpoints, to check the candidates on: a
+            :class:`~emucore.movie.Movie` or ``.bk2`` path replayed from its start (or a list
+            of them), or states / snapshots in the order they were taken (every frame or every
+            few frames). None: the checkpoints only.
         types: Type strings to try; default: every size, byte order and encoding of the system.
         max_bias: The largest ``|bias|`` tried (at scale 1 only).
         limit: At most this many candidates.
 
     Returns:
-        Up to ``limit`` candidates ranked as the module docstring says; empty when none fits.
+        Up to ``limit`` candidates ranked as the module docstring says (empty when none fits),
+        a list with ``ambiguities`` (:class:`~emucore.search.value.Ambiguity`) and
+        ``played_frames`` (the frames of ``history`` read).
 
     Raises:
         ValueError: fewer than two checkpoints, a shown value that is not a number, a negative
@@ -178,8 +132,10 @@ def solve_value(
     trial = _trial_types(emulator, types, shown)
     snaps = list(snapshots_of(emulator, [state for state, _ in pairs], "checkpoint"))
     same_layout(snaps, "checkpoint")
+    pieces = segments(emulator, history)
     matches = _matches(snaps, trial, shown, int(max_bias))
-    return _ranked(matches, snaps, shown, preferences(emulator), int(limit))
+    found, frames = ranked(matches, snaps, shown, preferences(emulator), int(limit), pieces)
+    return ValueCandidates(found, ambiguities(found, snaps, shown.values), frames)
 
 
 def _solver_texts(system: object) -> list[str]:
@@ -204,18 +160,7 @@ def _trial_types(emulator: Any, types: Iterable[str] | None, shown: Shown) -> li
     return list(seen.values())
 
 
-@dataclass
-class _Group:
-    """The candidates of one type and scale: positions, their bias and stored values."""
-
-    st: SearchType
-    scale: int
-    positions: np.ndarray
-    bias: np.ndarray
-    stored: np.ndarray  # (candidates, checkpoints)
-
-
-def _matches(snaps: list[Snapshot], trial: list[SearchType], shown: Shown, max_bias: int) -> list[_Group]:
+def _matches(snaps: list[Snapshot], trial: list[SearchType], shown: Shown, max_bias: int) -> list[Group]:
     values = np.array(shown.values, dtype=np.int64)
     pivot = int(np.argmax(np.abs(values)))
     layout = snaps[0].layout
@@ -251,76 +196,8 @@ def _matches(snaps: list[Snapshot], trial: list[SearchType], shown: Shown, max_b
                 stored[:, i] = read
                 keep &= values[i] - stored[:, i] * scale == bias
             if keep.any():
-                groups.append(_Group(st, scale, positions[keep], bias[keep], stored[keep]))
+                groups.append(Group(st, scale, positions[keep], bias[keep], stored[keep]))
     return groups
 
 
-KEY_COLUMNS = ("lossy", "scale", "mixed", "misfit", "binary_guess", "biased", "abs_bias", "foreign",
-               "misaligned", "kind", "signed", "address")
-
-
-def _keys(group: _Group, snaps: list[Snapshot], shown: Shown, prefs: Preferences) -> dict[str, np.ndarray]:
-    """The ranking key columns of one group's candidates (rules 1-8 of the module docstring)."""
-    st, n = group.st, len(group.positions)
-    scale_rank = SCALES.index(group.scale)
-    drawn = None if shown.drawn is None else max(shown.drawn - scale_rank, 1)
-    native = prefs.native or ("big" if st.digits == "d" else "")  # BCD digits in the order drawn
-    addresses = snaps[0].layout.addresses(group.positions)
-
-    def same(value: int) -> np.ndarray:
-        return np.full(n, value, dtype=np.int64)
-
-    return {
-        "lossy": ~exact(st, raw_bytes(snaps, group.positions, st.width)),
-        "scale": same(scale_rank),
-        "mixed": same(st.width > 1 and st.order not in ("little", "big")),
-        "misfit": misfit(st, np.abs(group.stored).max(axis=1), drawn),
-        "binary_guess": same(st.digits == "u" and drawn is not None),  # binary widths only roughly match digits
-        "biased": group.bias != 0,
-        "abs_bias": np.abs(group.bias),
-        "foreign": same(bool(native) and st.width > 1 and st.order != native),
-        "misaligned": (addresses % 2 == 1) & (prefs.word_aligned and st.width in (2, 4)),
-        "kind": same(KIND_RANK[st.digits]),
-        "signed": same(st.signed),
-        "address": addresses,
-    }
-
-
-def _ranked(groups: list[_Group], snaps: list[Snapshot], shown: Shown, prefs: Preferences,
-            limit: int) -> list[ValueCandidate]:
-    if not groups:
-        return []
-    parts = [_keys(group, snaps, shown, prefs) for group in groups]
-    columns = {name: np.concatenate([p[name] for p in parts]).astype(np.int64) for name in KEY_COLUMNS}
-    owner = np.concatenate([np.full(len(g.positions), i) for i, g in enumerate(groups)])
-    row = np.concatenate([np.arange(len(g.positions)) for g in groups])
-    order = np.lexsort([columns[name] for name in reversed(KEY_COLUMNS)])[: max(FAMILY_POOL, limit)]
-    best: dict[tuple, int] = {}
-    seen: dict[tuple, int] = {}
-    sort_keys = []
-    for rank, i in enumerate(order):
-        group, r = groups[owner[i]], row[i]
-        raw = raw_bytes(snaps, group.positions[r : r + 1], group.st.width)[:, 0, :]
-        address = int(columns["address"][i])
-        family = tuple(address + np.flatnonzero((raw != 0).any(axis=0))) or ("zero", address)
-        best.setdefault(family, rank)
-        repeat = seen[(family, group.st.width)] = seen.get((family, group.st.width), -1) + 1
-        sort_keys.append((best[family], repeat, rank))
-    in_family = sorted(range(len(order)), key=lambda k: sort_keys[k])
-    members: dict[int, int] = {}
-    for k in in_family:
-        members[k] = members.get(-1 - sort_keys[k][0], 0)
-        members[-1 - sort_keys[k][0]] = members[k] + 1
-    first = FAMILY_FIRST[shown.drawn is not None]
-    listed = sorted(in_family, key=lambda k: (members[k] >= first, sort_keys[k][0], members[k]))[:limit]
-    out = []
-    for k in listed:
-        i = order[k]
-        group, r = groups[owner[i]], row[i]
-        out.append(ValueCandidate(int(columns["address"][i]), group.st.text, group.scale, int(group.bias[r]),
-                                  tuple(int(v) for v in group.stored[r]), not columns["lossy"][i],
-                                  int(columns["misfit"][i])))
-    return out
-
-
-__all__ = ["ValueCandidate", "solve_value"]
+__all__ = ["ValueCandidate", "ValueCandidates", "solve_value"]
