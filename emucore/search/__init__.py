@@ -21,7 +21,7 @@ Plain numpy; no Qt and nothing of the studio.
 """
 
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
-from emucore.search.done import DoneRule, done_rules, suggest_done
+from emucore.search.done import DoneRule, DoneRules, DoneSuggestion, done_rules, suggest_done
 from emucore.search.episodes import DoneExamples, episode_examples
 from emucore.search.grouping import GroupedCandidates, group_candidates
 from emucore.search.movies import movie_masks, search_movie
@@ -38,6 +38,8 @@ __all__ = [
     "DEFAULT_TYPES",
     "DoneExamples",
     "DoneRule",
+    "DoneRules",
+    "DoneSuggestion",
     "GroupedCandidates",
     "OPS",
     "Candidate",

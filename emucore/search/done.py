@@ -4,24 +4,29 @@
 >>> done     # {"variables": {"lives": {"op": "zero"}}}
 
 A rule is one to three tests on memory (each byte as ``|u1``, or as ``|i1`` for ``negative``,
-and every variable of ``data``), joined by ``all``. It is true on every ``over`` example and
-false on every ``alive`` one. Among the rules that are, :func:`done_rules` ranks first the one
+and every variable of ``data``), joined by ``all``. It is true on every over example and
+false on every alive one. Among the rules that are, :func:`done_rules` ranks first the one
 most likely to hold in episodes it has not seen:
 
-1. **Few terms**: one test, else two, else three.
-2. **The integrator's own variables**: tests on a variable already in ``data`` (its name is
+1. **Robust values**: flags and counters that take few values while alive (a game-over flag, a
+   lives count) before a test on a value that takes many (a timer, a position), and an
+   ``equal`` on such a value (a score equal to what it was at the one game over seen) last.
+2. **Few terms**: one test, else two, else three.
+3. **The integrator's own variables**: tests on a variable already in ``data`` (its name is
    reused) before tests on new ones.
-3. **Stable values**: a value that seldom changed while alive (a game-over flag, a lives count)
-   before one that changed often (a timer, a position): a volatile byte that happened to take a
-   value only at the over examples is a coincidence that will not hold in other episodes.
-4. **Exact ops**: ``zero``, ``negative``, ``nonzero``, ``equal``, ``not-equal``, then the
+4. **Stable values**: a value that seldom changed while alive before one that changed often.
+5. **Exact ops**: ``zero``, ``negative``, ``nonzero``, ``equal``, ``not-equal``, then the
    thresholds ``less-than`` and ``greater-than``.
 
-``alive`` should hold every frame of a few episodes up to the one before the game ends: the
-frames just before a game over keep a rule from firing early. :func:`~emucore.search.episodes.
-episode_examples` makes both lists from recorded episodes. Examples are state bytes or
-:class:`~emucore.search.Snapshot`\\ s; ``alive`` is read a second time when no single test
-separates the examples (a one-shot iterator is kept in a list for that).
+``episodes`` are the recorded play: movies (or lists of states) that each end at a game over.
+Every frame before the game over is an alive example, the deaths before the last life
+included, so a rule that would fire at an earlier death is never offered. ``alive`` and
+``over`` add marked examples. With ``margin``, the frames just before each game over are
+neither: a rule true there fires early, ranks after the ones that do not, and says so in its
+``warnings``; so does a rule on a value that takes many values while alive. The result's
+``warnings`` say when the evidence is thin (a single game over). Examples are state bytes or
+:class:`~emucore.search.Snapshot`\\ s; alive examples are read a second time when no single
+test separates the examples (a one-shot iterator is kept in a list for that).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import numpy as np
 from emucore.operations import Operation
 from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
 from emucore.search.done_evidence import KINDS, OP_RANK, Evidence, Kept, Test, Values, Variable, data_variables
+from emucore.search.episodes import episode_examples
 from emucore.search.snapshot import Snapshot
 
 POOL = 768  # the tests combined into rules of two terms: half the most stable, half the rarest alive
@@ -50,11 +56,44 @@ class DoneRule:
     tests: tuple[Test, ...]
     variables: dict[str, dict[str, Any]] = field(default_factory=dict)
     done: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    early: int = 0  # the most frames before an episode's marked game over that it fires (in the margin)
 
     def describe(self) -> str:
         """``"lives zero and gameover equal 1"``."""
         return " and ".join(f"{name} {spec['op']}" + (f" {spec['reference']}" if "reference" in spec else "")
                             for name, spec in self.done["variables"].items())
+
+
+class DoneRules(list[DoneRule]):
+    """The rules, best first, with the ``warnings`` that hold for all of them."""
+
+    def __init__(self, rules: Iterable[DoneRule] = (), warnings: Iterable[str] = ()):
+        super().__init__(rules)
+        self.warnings: list[str] = list(warnings)
+
+
+class DoneSuggestion(tuple[dict[str, dict[str, Any]], dict[str, Any]]):
+    """``(variables, done)`` of the best rule, with that ``rule`` and its ``warnings`` (the
+    result's and the rule's)."""
+
+    rule: DoneRule
+    warnings: list[str]
+
+    def __new__(cls, rule: DoneRule, warnings: Iterable[str]) -> DoneSuggestion:
+        made = super().__new__(cls, (dict(rule.variables), dict(rule.done)))
+        made.rule = rule
+        made.warnings = list(warnings) + list(rule.warnings)
+        return made
+
+
+@dataclass(frozen=True)
+class _Chain:
+    parts: tuple[Iterable[Any], ...]
+
+    def __iter__(self) -> Iterator[Any]:
+        for part in self.parts:
+            yield from part
 
 
 def _reusable(alive: Iterable[StateLike]) -> Iterable[StateLike]:
@@ -63,13 +102,17 @@ def _reusable(alive: Iterable[StateLike]) -> Iterable[StateLike]:
     return list(alive) if isinstance(alive, Iterator) else alive
 
 
-def done_rules(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLike], *,
-               data: Mapping[str, Any] | None = None, max_terms: int = MAX_TERMS,
-               limit: int = 20) -> list[DoneRule]:
-    """Rules true on every ``over`` example and false on every ``alive`` one, best first (see
-    the module docstring): the single tests when there are any, else the best combinations of
-    two, else of three tests. Empty when none separates them. Arguments as for
-    :func:`suggest_done`."""
+def _key(tests: tuple[Test, ...]) -> tuple:
+    """The rank of a rule (rules 1-5 of the module docstring)."""
+    return (max(t.tier for t in tests), len(tests), sum(t.name is None for t in tests), max(t.changes for t in tests),
+            sum(OP_RANK[t.op] for t in tests), [t.address for t in tests])
+
+
+def done_rules(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[StateLike] = (), *,
+               episodes: Any = None, margin: int = 0, data: Mapping[str, Any] | None = None,
+               max_terms: int = MAX_TERMS, limit: int = 20) -> DoneRules:
+    """Rules true on every over example and false on every alive one, best first (see the
+    module docstring). Empty when none separates them. Arguments as for :func:`suggest_done`."""
     if isinstance(over, (bytes, bytearray, memoryview, Snapshot)):
         raise ValueError("over is a list of states, not one state")
     if isinstance(max_terms, bool) or not isinstance(max_terms, int) or not 1 <= max_terms <= MAX_TERMS:
@@ -77,8 +120,14 @@ def done_rules(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLi
     variables = data_variables(data)
     alive = _reusable(alive)
     over_snaps = list(snapshots_of(emulator, over, "over state"))
+    near: list[list[Snapshot]] = []
+    if episodes is not None:
+        examples = episode_examples(emulator, episodes, margin=margin)
+        alive = _Chain((alive, examples.alive))
+        over_snaps += examples.over
+        near = examples.near
     if not over_snaps:
-        raise ValueError("suggest_done needs at least one over state")
+        raise ValueError("suggest_done needs at least one over state (or an episode)")
     same_layout(over_snaps, "over state")
     values = Values(over_snaps[0].layout, variables)
     evidence = Evidence(values, np.stack([values.read(s) for s in over_snaps]))
@@ -88,14 +137,52 @@ def done_rules(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLi
     if not evidence.alive:
         raise ValueError("suggest_done needs at least one alive state")
     evidence.finish()
-    singles = [evidence.test(int(i), kind) for kind in KINDS
-               for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] == 0))]
-    if singles:
-        return [_rule((t,), variables) for t in sorted(singles, key=evidence.rank)[:limit]]
-    if max_terms == 1:
-        return []
-    combined = _combined(alive, evidence, max_terms)
-    return [_rule(tests, variables) for tests in combined[:limit]]
+    found = [(evidence.test(int(i), kind),) for kind in KINDS
+             for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] == 0))]
+    if max_terms > 1 and not any(_key(tests)[0] == 0 for tests in found):
+        found += _combined(alive, evidence, max_terms)
+    found.sort(key=_key)
+    rules = [_checked(_rule(tests, variables), evidence, near) for tests in found[: 4 * limit]]
+    rules.sort(key=lambda rule: (_key(rule.tests)[0], rule.early > 0, _key(rule.tests)))
+    return DoneRules(rules[:limit], _warnings(len(over_snaps), evidence.alive, episodes is not None))
+
+
+def _warnings(overs: int, alive: int, episodes: bool) -> list[str]:
+    out = []
+    if overs == 1:
+        out.append("one game over seen: record another episode that ends in a game over")
+    if not episodes and alive < 60:
+        out.append(f"only {alive} alive frames were tested: give the recorded episodes, so that every frame "
+                   "before the game over (earlier deaths included) is tested")
+    return out
+
+
+def _true(test: Test, evidence: Evidence, now: np.ndarray) -> bool:
+    value = int(now[test.index])
+    op, reference = Operation(test.op), test.reference
+    if op == Operation.NEGATIVE:
+        return bool(evidence.values.negative(now[test.index : test.index + 1])[0]) if test.index < len(
+            evidence.values.positions) else value < 0
+    return {Operation.ZERO: value == 0, Operation.NONZERO: value != 0, Operation.EQUAL: value == reference,
+            Operation.NOT_EQUAL: value != reference, Operation.LESS_THAN: value < reference,
+            Operation.GREATER_THAN: value > reference}[op]
+
+
+def _checked(rule: DoneRule, evidence: Evidence, near: list[list[Snapshot]]) -> DoneRule:
+    """The rule with what it does on the frames just before each game over, and its warnings."""
+    warnings, early = [], 0
+    for episode, frames in enumerate(near):
+        for k, snap in enumerate(frames):
+            now = evidence.values.read(snap)
+            if all(_true(t, evidence, now) for t in rule.tests):
+                early = max(early, len(frames) - k)
+                warnings.append(f"true {len(frames) - k} frame(s) before the marked game over of episode {episode}")
+                break
+    for test in rule.tests:
+        if test.tier:
+            many = f"{test.values}" if test.values <= 16 else "more than 16"
+            warnings.append(f"{test.label()} took {many} values while alive: a test of it may hold by chance")
+    return DoneRule(rule.tests, rule.variables, rule.done, tuple(warnings), early)
 
 
 def _combined(alive: Iterable[Snapshot], evidence: Evidence, max_terms: int) -> list[tuple[Test, ...]]:
@@ -126,10 +213,7 @@ def _combined(alive: Iterable[Snapshot], evidence: Evidence, max_terms: int) -> 
                 c = small[c]
                 if c > b and variable[c] != variable[a] and variable[c] != variable[b]:
                     found.append((a, b, c))
-    rules = [tuple(evidence.test(*pool[k]) for k in combo) for combo in found]
-    rules.sort(key=lambda tests: (sum(t.name is None for t in tests), max(t.changes for t in tests),
-                                  sum(OP_RANK[t.op] for t in tests), [t.address for t in tests]))
-    return rules
+    return sorted((tuple(evidence.test(*pool[k]) for k in combo) for combo in found), key=_key)
 
 
 def _truth_table(alive: Iterable[Snapshot], evidence: Evidence, pool: list[tuple[int, Operation]]) -> np.ndarray:
@@ -180,16 +264,20 @@ def _rule(tests: tuple[Test, ...], data: list[Variable]) -> DoneRule:
     return DoneRule(tests, variables, done)
 
 
-def suggest_done(emulator: Any, alive: Iterable[StateLike], over: Iterable[StateLike], *,
-                 data: Mapping[str, Any] | None = None,
-                 max_terms: int = MAX_TERMS) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-    """A done rule that is true on every ``over`` example and false on every ``alive`` one.
+def suggest_done(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[StateLike] = (), *,
+                 episodes: Any = None, margin: int = 0, data: Mapping[str, Any] | None = None,
+                 max_terms: int = MAX_TERMS) -> DoneSuggestion:
+    """A done rule that is true on every game over and false on every alive frame.
 
     Args:
         emulator: The :class:`~emucore.emulator.Emulator` the states belong to (left as it was).
-        alive: States (or snapshots) where the game is running, including the frames just
-            before it ends.
-        over: States at the frame the episode should end (one or more game overs).
+        alive: Marked states (or snapshots) where the game is running.
+        over: Marked states at the frame the episode should end (one or more game overs).
+        episodes: The recorded play: episodes that each end at a game over, each a
+            :class:`~emucore.movie.Movie`, a ``.bk2`` path or a list of states in time order
+            (:func:`~emucore.search.episode_examples`). Every frame before the game over is
+            alive, the last one is over.
+        margin: Frames just before each episode's game over that are neither alive nor over.
         data: The integration's data.json variables (``{"lives": {"address": .., "type": ..}}``
             or data.json's whole object); a rule on one of them uses its name.
         max_terms: At most this many tests joined by ``all`` (1 to 3).
@@ -198,17 +286,19 @@ def suggest_done(emulator: Any, alive: Iterable[StateLike], over: Iterable[State
         ``(variables, done)``: the data.json variables the rule needs that ``data`` does not
         have (e.g. ``{"gameover": {"address": 163, "type": "|u1"}}``), and the scenario.json
         ``done`` object (``{"variables": {"gameover": {"op": "nonzero"}}}``, or with
-        ``"condition": "all"`` for two or three tests).
+        ``"condition": "all"`` for two or three tests); with ``.rule`` and ``.warnings``
+        (one game over seen, a rule that fires in the margin, a test of a many-valued value).
 
     Raises:
         ValueError: no example on either side, a state the core rejects, bad ``data``, or no
             rule of up to ``max_terms`` tests separates the examples.
     """
-    rules = done_rules(emulator, alive, over, data=data, max_terms=max_terms, limit=1)
+    rules = done_rules(emulator, alive, over, episodes=episodes, margin=margin, data=data, max_terms=max_terms,
+                       limit=1)
     if not rules:
         raise ValueError(f"no rule of up to {max_terms} tests is true on every over state and false on every "
                          "alive state: are some over states also among the alive ones?")
-    return dict(rules[0].variables), dict(rules[0].done)
+    return DoneSuggestion(rules[0], rules.warnings)
 
 
-__all__ = ["DoneRule", "Test", "done_rules", "suggest_done"]
+__all__ = ["DoneRule", "DoneRules", "DoneSuggestion", "Test", "done_rules", "suggest_done"]

@@ -25,6 +25,8 @@ ZERO, NONZERO, NEGATIVE = Operation.ZERO, Operation.NONZERO, Operation.NEGATIVE
 KINDS = (EQUAL, NONZERO, NEGATIVE, LESS_THAN, GREATER_THAN, NOT_EQUAL)  # the tests tried (zero: equal 0)
 OP_RANK = {op: rank for rank, op in enumerate((ZERO, NEGATIVE, NONZERO, EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN))}
 KEEP_BYTES = 256 << 20
+MANY_VALUES = 16  # a variable that took more values than this while alive is no flag or counter
+EQUAL_OPS = (EQUAL, ZERO, NOT_EQUAL)
 
 
 @dataclass(frozen=True)
@@ -32,8 +34,11 @@ class Test:
     """One test of a rule: ``op(value, reference)`` on the variable ``(address, type, mask)``.
 
     ``name`` is the data.json name when the variable is one of ``data``'s; ``changes`` counts
-    the alive examples whose value differs from the one before (rule 3); ``alive_high`` is the
-    largest value seen alive.
+    the alive examples whose value differs from the one before; ``alive_high`` is the largest
+    value seen alive; ``values`` how many different values it took while alive (up to
+    :data:`MANY_VALUES` + 1); ``tier`` its robustness (0: a flag or counter that takes few
+    values while alive; 1: a test other than equality on a value that takes many; 2: equality
+    on such a value, a score equal to what it was at the game over); ``index`` the probe's.
     """
 
     address: int
@@ -44,10 +49,18 @@ class Test:
     name: str | None = None
     changes: int = 0
     alive_high: int = 0
+    values: int = 0
+    tier: int = 0
+    index: int = -1
 
     def spec(self) -> dict[str, Any]:
-        """The scenario.json test."""
-        return {"op": self.op, "reference": self.reference} if Operation(self.op).takes_reference else {"op": self.op}
+        """The scenario.json test, its op a plain string as scenario.json holds it."""
+        op = Operation(self.op)
+        return {"op": op.value, "reference": self.reference} if op.takes_reference else {"op": op.value}
+
+    def label(self) -> str:
+        """``"lives"`` or ``"|u1 at 0xff0013"``."""
+        return self.name or f"{self.type} at {self.address:#x}"
 
 
 @dataclass(frozen=True)
@@ -106,6 +119,9 @@ class Evidence:
         self.changes = np.zeros(len(low), dtype=np.int64)
         self.alive = 0
         self._last: np.ndarray | None = None
+        self._bytes = int(values.is_byte.sum())
+        self._seen_bytes = np.zeros((self._bytes, 256), dtype=bool)
+        self._seen_extra: list[set[int]] = [set() for _ in range(len(low) - self._bytes)]
 
     def truth(self, kind: Operation, values: np.ndarray) -> np.ndarray:
         if kind == EQUAL:
@@ -129,6 +145,16 @@ class Evidence:
             self.changes += values != self._last
         self._last = values
         self.alive += 1
+        self._seen_bytes[np.arange(self._bytes), values[: self._bytes]] = True
+        for seen, value in zip(self._seen_extra, values[self._bytes :]):
+            if len(seen) <= MANY_VALUES:
+                seen.add(int(value))
+
+    def distinct(self, index: int) -> int:
+        """How many values probe ``index`` took while alive (at most :data:`MANY_VALUES` + 1)."""
+        if index < self._bytes:
+            return min(int(self._seen_bytes[index].sum()), MANY_VALUES + 1)
+        return len(self._seen_extra[index - self._bytes])
 
     def finish(self) -> None:
         """``not-equal``: every alive example had one value, no over example has it."""
@@ -148,11 +174,14 @@ class Evidence:
         address, type_, name = v.address, v.type, v.name
         if kind == NEGATIVE and index < len(self.values.positions):
             type_, name = "|i1", None
+        values = self.distinct(index)
+        many = values > MANY_VALUES or (values >= 3 and 2 * values >= self.alive)
+        tier = (2 if op in EQUAL_OPS else 1) if many else 0
         return Test(address, type_, op, reference, v.mask, name, int(self.changes[index]),
-                    int(self.alive_high[index]))
+                    int(self.alive_high[index]), values, tier, index)
 
     def rank(self, test: Test) -> tuple:
-        return (test.name is None, test.changes, OP_RANK[test.op], test.type, test.address)
+        return (test.tier, test.name is None, test.changes, OP_RANK[test.op], test.type, test.address)
 
 
 def data_variables(data: Mapping[str, Any] | None) -> list[Variable]:

@@ -5,8 +5,10 @@
 
 An episode movie ends at a game over (the studio's episode recordings and stable-retro's
 ``record=`` stop at the step where ``done`` fired). Its replay gives the examples: the memory
-after the final frame is *over*; after every earlier frame, *alive*. ``margin`` leaves out the
-frames just before the final one, for movies that run on a few frames past the real end.
+after the final frame is *over*; after every earlier frame, *alive*: the deaths before the last
+life included. An episode can also be a list of states or snapshots in the order they were
+taken, the last one the game over. ``margin`` leaves out the frames just before the final one
+(kept in :attr:`DoneExamples.near`), for a game over marked a few frames after the real end.
 
 Snapshots are not kept: :attr:`DoneExamples.alive` replays the movies each time it is iterated,
 so a long episode costs replay time, not memory (64 KiB per frame on the Genesis).
@@ -15,19 +17,23 @@ so a long episode costs replay time, not memory (64 KiB per frame on the Genesis
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from emucore.search.checkpoints import snapshots_of
 from emucore.search.movies import Replay, movie_masks
 from emucore.search.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
 class Frames:
-    """Several replays in a row, iterable any number of times."""
+    """Several replays (or lists of snapshots) in a row, iterable any number of times."""
 
-    replays: tuple[Replay, ...]
+    replays: tuple[Sequence[Snapshot] | Replay, ...]
 
     def __len__(self) -> int:
         return sum(len(r) for r in self.replays)
@@ -39,10 +45,12 @@ class Frames:
 
 @dataclass(frozen=True)
 class DoneExamples:
-    """What :func:`episode_examples` gives: ``alive`` frames and ``over`` snapshots."""
+    """What :func:`episode_examples` gives: ``alive`` frames, ``over`` snapshots (one per
+    episode) and, per episode, the ``near`` frames of the margin before its game over."""
 
     alive: Frames
     over: list[Snapshot]
+    near: list[list[Snapshot]] = field(default_factory=list)
 
 
 def _movie(item: Any) -> Any:
@@ -53,13 +61,28 @@ def _movie(item: Any) -> Any:
     return item
 
 
+def _is_movie(item: Any) -> bool:
+    """A Movie, a .bk2 path or an array of button masks (not a list of states)."""
+    return hasattr(item, "get_masks") or isinstance(item, (str, os.PathLike, np.ndarray))
+
+
+def _states(emulator: Any, index: int, item: Iterable[Any], margin: int) -> tuple[list[Snapshot], ...]:
+    if isinstance(item, (bytes, bytearray, memoryview, Snapshot)):
+        raise ValueError(f"episode {index} is one state: an episode is a movie or a list of states")
+    snaps = list(snapshots_of(emulator, item, f"episode {index} frame"))
+    if len(snaps) < margin + 2:
+        raise ValueError(f"episode {index} has {len(snaps)} frames; with margin {margin} it needs {margin + 2}")
+    return snaps[: len(snaps) - 1 - margin], snaps[len(snaps) - 1 - margin : -1], snaps[-1:]
+
+
 def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
                      start_state: bytes | None = None) -> DoneExamples:
-    """Alive and over examples from episode movies, each ending at a game over.
+    """Alive and over examples from episodes, each ending at a game over.
 
     Args:
         emulator: The emulator of the movies' game (left as it was).
-        movies: A :class:`~emucore.movie.Movie` or a ``.bk2`` path, or a list of them.
+        movies: A :class:`~emucore.movie.Movie` or a ``.bk2`` path, or a list of them; or a
+            list of episodes, each a movie or a list of states (or snapshots) in time order.
         margin: Frames before the final one that are neither alive nor over.
         start_state: The state to replay from when a movie has none of its own (default: the
             emulator's state now).
@@ -73,8 +96,18 @@ def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
     items = list(movies) if isinstance(movies, Sequence) and not isinstance(movies, (str, bytes)) else [movies]
     if not items:
         raise ValueError("episode_examples needs at least one movie")
-    replays, over = [], []
+    if not any(_is_movie(item) for item in items) and all(
+            isinstance(item, (bytes, bytearray, memoryview, Snapshot)) for item in items):
+        items = [items]  # one episode given as its list of states
+    replays: list[Sequence[Snapshot] | Replay] = []
+    over, near = [], []
     for index, item in enumerate(items):
+        if not _is_movie(item):
+            alive, margin_frames, last = _states(emulator, index, item, margin)
+            replays.append(alive)
+            near.append(margin_frames)
+            over.extend(last)
+            continue
         movie = _movie(item)
         masks = movie_masks(movie)
         if len(masks) < margin + 2:
@@ -83,7 +116,8 @@ def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
         start = bytes(own or start_state or emulator.get_state())
         over.append(Replay(emulator, masks, start, len(masks)).final())
         replays.append(Replay(emulator, masks, start, len(masks) - 1 - margin))
-    return DoneExamples(Frames(tuple(replays)), over)
+        near.append(list(deque(Replay(emulator, masks, start, len(masks) - 1), maxlen=margin)) if margin else [])
+    return DoneExamples(Frames(tuple(replays)), over, near)
 
 
 __all__ = ["DoneExamples", "Frames", "episode_examples"]
