@@ -4,11 +4,14 @@ Atari 2600 games (ale-py's ROMs) with stable-retro's shipped integrations as gro
 
 * ``solve_value``: random play from the start state; four checkpoints where the shipped score
   variable reads four different values; the shown value given as an int and as the digits
-  drawn (as wide as the shipped type holds). Counts how often the shipped (address, type) is
-  the first candidate and among the first three.
-* ``suggest_done``: alive/over examples from random episodes that end where the shipped rule
-  fires (three training episodes); then, on three held-out episodes, the first frame the
-  suggested rule fires vs the shipped rule's.
+  drawn (as wide as the shipped type holds), each without and with the play as ``history``
+  (the memory after every frame). Per game: the rank of the shipped (address, type), the rank
+  of the first reading equivalent to it (the same value at every frame of the play: the same
+  bytes read another way, or a copy), whether an ambiguity names the shipped variable, and
+  whether the first candidate is volatile in play.
+* ``suggest_done``: every frame of random episodes that end where the shipped rule fires
+  (``episodes=``: three training episodes, and one alone); then, on three held-out episodes,
+  the first frame the suggested rule fires vs the shipped rule's.
 
     python bench/eval_assisted.py [--games Breakout,Hero] [--part solve|done|both]
 """
@@ -67,15 +70,19 @@ def drawn_digits(type_text: str) -> int:
     return 2 * width if kind == "d" else width if kind == "n" else len(str(256**width - 1))
 
 
-def score_checkpoints(env, name: str, seeds: range, want: int = 4) -> list[tuple[bytes, int]]:
+def score_checkpoints(env, name: str, seeds: range, want: int = 4,
+                      play: list[Snapshot] | None = None) -> list[tuple[bytes, int]]:
     """States where ``name`` reads ``want`` different nonzero values, spread over random play
-    (which goes on until twice as many values were seen, one of them 10 or more)."""
+    (which goes on until twice as many values were seen, one of them 10 or more). ``play``, if
+    given, receives the memory after every frame played (the first 30,000)."""
     found: dict[int, bytes] = {}
     for seed in seeds:
         env.reset(seed=seed)
         env.action_space.seed(seed)
         for _ in range(20000):
             _, _, terminated, truncated, info = env.step(env.action_space.sample())
+            if play is not None and len(play) < 30000:
+                play.append(Snapshot.capture(env.unwrapped.em.memory))
             value = info[name]
             if value and value not in found:
                 found[value] = env.unwrapped.em.get_state()
@@ -92,8 +99,18 @@ def score_checkpoints(env, name: str, seeds: range, want: int = 4) -> list[tuple
     return [(found[v], v) for v in picks]
 
 
-def evaluate_solve(games: list[str]) -> None:
+def equivalent_rank(found, truth: tuple[int, str], play: list[Snapshot]) -> int | None:
+    """1-based rank of the first candidate that reads the shipped value at every frame of play."""
+    wanted = [snap.read(*truth) for snap in play]
+    for rank, c in enumerate(found, 1):
+        if all(snap.read(c.address, c.type) * c.scale + c.bias == w for snap, w in zip(play, wanted)):
+            return rank
+    return None
+
+
+def evaluate_solve(games: list[str]) -> list[tuple]:
     rows, times = [], []
+    forms = [(form, played) for form in ("int", "digits") for played in (False, True)]
     for game in games:
         env = open_any(game)
         if env is None:
@@ -105,30 +122,42 @@ def evaluate_solve(games: list[str]) -> None:
             env.close()
             continue
         truth = (data[name].address, data[name].type)
-        checkpoints = score_checkpoints(env, name, range(6))
+        play: list[Snapshot] = []
+        checkpoints = score_checkpoints(env, name, range(6), play=play)
         if not checkpoints:
             print(f"{game}: random play did not reach 4 scores", flush=True)
             env.close()
             continue
-        ranks = []
-        for form in ("int", "digits"):
+        results = []
+        for form, played in forms:
             width = drawn_digits(truth[1])
             pairs = [(s, v if form == "int" else f"{v:0{width}d}") for s, v in checkpoints]
             start = time.perf_counter()
-            found = solve_value(env.unwrapped.em, pairs)
-            times.append(time.perf_counter() - start)
+            found = solve_value(env.unwrapped.em, pairs, play if played else None)
+            times.append((played, time.perf_counter() - start))
             keys = [(c.address, c.type) for c in found]
-            ranks.append(keys.index(truth) + 1 if truth in keys else None)
-        rows.append((game, truth, ranks))
-        print(f"{game:14s} {truth[1]:>4s}@{truth[0]:<4d} scores {sorted(v for _, v in checkpoints)}  "
-              f"rank int {ranks[0]}  rank digits {ranks[1]}", flush=True)
+            named = any(truth in ((a.first.address, a.first.type), (a.second.address, a.second.type))
+                        for a in found.ambiguities)
+            results.append((keys.index(truth) + 1 if truth in keys else None, equivalent_rank(found, truth, play),
+                            named, bool(found) and found[0].steady is False))
+        rows.append((game, truth, results))
+        cells = "  ".join(f"{form}{'+play' if played else ''} {r[0]}/{r[1]}{' amb' if r[2] else ''}"
+                          f"{' VOLATILE-FIRST' if r[3] else ''}" for (form, played), r in zip(forms, results))
+        print(f"{game:14s} {truth[1]:>4s}@{truth[0]:<5d} scores {sorted(v for _, v in checkpoints)}  "
+              f"rank/equivalent: {cells}", flush=True)
         env.close()
-    for i, form in enumerate(("int", "digits")):
-        top1 = sum(r[2][i] == 1 for r in rows)
-        top3 = sum((r[2][i] or 99) <= 3 for r in rows)
-        print(f"shown as {form}: top 1 {top1}/{len(rows)}, top 3 {top3}/{len(rows)}")
-    if times:
-        print(f"solve_value: median {1000 * statistics.median(times):.1f} ms, worst {1000 * max(times):.1f} ms")
+    for i, (form, played) in enumerate(forms):
+        top1 = sum(r[2][i][0] == 1 for r in rows)
+        top3 = sum((r[2][i][1] or 99) <= 3 or r[2][i][2] for r in rows)
+        volatile = sum(r[2][i][3] for r in rows)
+        print(f"shown as {form}{' with play' if played else ''}: shipped first {top1}/{len(rows)}, shipped or an "
+              f"equivalent in the first 3 or named in an ambiguity {top3}/{len(rows)}, volatile first {volatile}")
+    for played in (False, True):
+        spent = [t for p, t in times if p == played]
+        if spent:
+            print(f"solve_value{' with play' if played else ''}: median {1000 * statistics.median(spent):.1f} ms, "
+                  f"worst {1000 * max(spent):.1f} ms")
+    return rows
 
 
 DONE_GAMES = ("Airstriker-Genesis-v0", "AirRaid", "Assault", "Asterix", "BankHeist", "Berzerk", "Breakout",
@@ -177,7 +206,7 @@ def with_rule(folder: Path, variables: dict, done: dict, target: Path) -> Path:
 
 
 def evaluate_done(games: list[str], train: int = 3, held_out: int = 3, use_data: bool = True) -> None:
-    same = total = 0
+    same = total = early = 0
     for game in games:
         scratch = Path(tempfile.mkdtemp(prefix="emucore-eval-"))
         env = open_copy(game, scratch)
@@ -198,30 +227,30 @@ def evaluate_done(games: list[str], train: int = 3, held_out: int = 3, use_data:
             print(f"{game}: random play ended only {len(episodes)} episodes", flush=True)
             env.close()
             continue
-        alive = [s for snaps, _ in episodes[:train] for s in snaps[:-1]]
-        over = [snaps[-1] for snaps, _ in episodes[:train]]
-        start = time.perf_counter()
-        try:
-            variables, done = suggest_done(env.unwrapped.em, alive, over, data=data if use_data else None)
-        except ValueError as exc:
-            print(f"{game}: {exc}", flush=True)
-            env.close()
-            continue
-        elapsed = time.perf_counter() - start
+        print(f"{game:14s} shipped {json.dumps(shipped, separators=(',', ':'))}", flush=True)
+        for used in (train, 1):
+            start = time.perf_counter()
+            try:
+                suggestion = suggest_done(env.unwrapped.em, episodes=[snaps for snaps, _ in episodes[:used]],
+                                          data=data if use_data else None)
+            except ValueError as exc:
+                print(f"{'':14s} from {used} episode(s): {exc}", flush=True)
+                continue
+            elapsed = time.perf_counter() - start
+            variables, done = suggestion
+            rule_folder = with_rule(folder, variables, done, scratch / f"rule{used}" / folder.name)
+            results = [(len(snaps), first_done(emucore.make(str(rule_folder)), actions))
+                       for snaps, actions in episodes[train:]]
+            hits = sum(a == b for a, b in results)
+            same += hits
+            total += len(results)
+            early += sum(b is not None and b < a for a, b in results)
+            print(f"{'':14s} from {used} episode(s): {json.dumps(done, separators=(',', ':'))} "
+                  f"{json.dumps(variables, separators=(',', ':'))} ({elapsed:.2f} s)\n{'':14s}   held-out first "
+                  f"frame shipped/suggested: {results}; warnings: {suggestion.warnings}", flush=True)
         env.close()
-        rule_folder = with_rule(folder, variables, done, scratch / "rule" / folder.name)
-        results = []
-        for snaps, actions in episodes[train:]:
-            results.append((len(snaps), first_done(emucore.make(str(rule_folder)), actions)))
-        hits = sum(a == b for a, b in results)
-        same += hits
-        total += len(results)
-        print(f"{game:14s} shipped {json.dumps(shipped, separators=(',', ':'))}\n{'':14s} suggested "
-              f"{json.dumps(done, separators=(',', ':'))} {json.dumps(variables, separators=(',', ':'))} "
-              f"({elapsed:.2f} s, {len(alive)} alive)\n{'':14s} held-out first frame shipped/suggested: "
-              f"{results}", flush=True)
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"suggested done fires at the shipped frame in {same}/{total} held-out episodes")
+    print(f"suggested done fires at the shipped frame in {same}/{total} held-out episodes, before it in {early}")
 
 
 def main() -> None:

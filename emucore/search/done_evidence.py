@@ -26,7 +26,7 @@ KINDS = (EQUAL, NONZERO, NEGATIVE, LESS_THAN, GREATER_THAN, NOT_EQUAL)  # the te
 OP_RANK = {op: rank for rank, op in enumerate((ZERO, NEGATIVE, NONZERO, EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN))}
 KEEP_BYTES = 256 << 20
 MANY_VALUES = 16  # a variable that took more values than this while alive is no flag or counter
-EQUAL_OPS = (EQUAL, ZERO, NOT_EQUAL)
+SIGN_OPS = (NONZERO, NEGATIVE)  # the tests of a many-valued value that can still be robust (a timer running)
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,9 @@ class Test:
     the alive examples whose value differs from the one before; ``alive_high`` is the largest
     value seen alive; ``values`` how many different values it took while alive (up to
     :data:`MANY_VALUES` + 1); ``tier`` its robustness (0: a flag or counter that takes few
-    values while alive; 1: a test other than equality on a value that takes many; 2: equality
-    on such a value, a score equal to what it was at the game over); ``index`` the probe's.
+    values while alive; 1: ``nonzero`` or ``negative`` on a value that takes many; 2: an
+    equality or a threshold on such a value, as a score equal to what it was at the game over,
+    which holds by chance); ``index`` the probe's.
     """
 
     address: int
@@ -176,7 +177,7 @@ class Evidence:
             type_, name = "|i1", None
         values = self.distinct(index)
         many = values > MANY_VALUES or (values >= 3 and 2 * values >= self.alive)
-        tier = (2 if op in EQUAL_OPS else 1) if many else 0
+        tier = (1 if op in SIGN_OPS else 2) if many else 0
         return Test(address, type_, op, reference, v.mask, name, int(self.changes[index]),
                     int(self.alive_high[index]), values, tier, index)
 
