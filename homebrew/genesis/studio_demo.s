@@ -14,6 +14,9 @@
 |     time it reaches 0 a life is lost.  At 0 lives the game is over.
 |   * Game over: sprite and score freeze, backdrop turns red; a new press of
 |     START restarts (score 0, lives 3, timer 300, sprite back to the start).
+|   * Traps for memory-search tools: A held counts a tally kept one decimal
+|     digit per byte (p1_tally, pad 1; p2_tally, pad 2), drawn with a fixed
+|     trailing 0 ("1P ddddddd0", "2P ddddddd0").
 |   * The whole game runs in the VBlank (level 6) interrupt, exactly once per
 |     video frame; the main program just executes STOP in a loop.
 | =============================================================================
@@ -25,6 +28,8 @@
         .equ    IO_VERSION,     0xA10001
         .equ    IO_DATA1,       0xA10003        | controller port 1 data
         .equ    IO_CTRL1,       0xA10009        | controller port 1 control
+        .equ    IO_DATA2,       0xA10005        | controller port 2 data
+        .equ    IO_CTRL2,       0xA1000B        | controller port 2 control
         .equ    TMSS_REG,       0xA14000
         .equ    Z80_RESET,      0xA11200
 
@@ -52,6 +57,10 @@
         .equ    v_buttons_prev, 0xFF0015        | byte  previous frame's pad
         .equ    v_dy,           0xFF0016        | word  last dy -1/0/+1   (>i2)
         .equ    v_started,      0xFF0018        | byte  1 once boot is done (|u1)
+| traps for memory-search tools (added in bytes that were unused; README.md)
+        .equ    v_buttons2,     0xFF0019        | byte  pad 2, active high  (|u1)
+        .equ    v_p1_tally,     0xFF0020        | 6 B   A frames, pad 1, one digit per byte (>n6)
+        .equ    v_p2_tally,     0xFF0026        | 6 B   A frames, pad 2, one digit per byte (>n6)
 
 | ---- pad bits in v_buttons (1 = pressed) -----------------------------------
         .equ    BTN_UP,         0
@@ -104,6 +113,12 @@
         .equ    CELL_SCORE_NUM, VRAM_PLANE_A + (1*PLANE_W + 8)*2
         .equ    CELL_LIVES_LBL, VRAM_PLANE_A + (1*PLANE_W + 30)*2
         .equ    CELL_LIVES_NUM, VRAM_PLANE_A + (1*PLANE_W + 36)*2
+        .equ    CELL_P1_LBL,    VRAM_PLANE_A + (3*PLANE_W + 2)*2   | "1P" at row 3
+        .equ    CELL_P1_NUM,    VRAM_PLANE_A + (3*PLANE_W + 5)*2   | 6 digits, cols 5-10
+        .equ    CELL_P1_ZERO,   VRAM_PLANE_A + (3*PLANE_W + 11)*2  | fixed "0"
+        .equ    CELL_P2_LBL,    VRAM_PLANE_A + (3*PLANE_W + 27)*2  | "2P" at row 3
+        .equ    CELL_P2_NUM,    VRAM_PLANE_A + (3*PLANE_W + 30)*2  | 6 digits, cols 30-35
+        .equ    CELL_P2_ZERO,   VRAM_PLANE_A + (3*PLANE_W + 36)*2  | fixed "0"
         .equ    CELL_GAME_OVER, VRAM_PLANE_A + (12*PLANE_W + 15)*2
         .equ    CELL_PRESS,     VRAM_PLANE_A + (14*PLANE_W + 14)*2
 
@@ -201,6 +216,9 @@ entry:
         | Controller port 1: TH is an output (3-button pad select line), high.
         move.b  #0x40, IO_CTRL1
         move.b  #0x40, IO_DATA1
+        | Controller port 2: the same, for the second player's pad.
+        move.b  #0x40, IO_CTRL2
+        move.b  #0x40, IO_DATA2
 
         | VDP registers
         lea     VDP_CTRL, a0
@@ -256,6 +274,18 @@ entry:
         lea     str_lives(pc), a2
         vram_write CELL_LIVES_LBL, d0
         bsr     draw_text
+        lea     str_1p(pc), a2
+        vram_write CELL_P1_LBL, d0
+        bsr     draw_text
+        lea     str_zero(pc), a2
+        vram_write CELL_P1_ZERO, d0
+        bsr     draw_text
+        lea     str_2p(pc), a2
+        vram_write CELL_P2_LBL, d0
+        bsr     draw_text
+        lea     str_zero(pc), a2
+        vram_write CELL_P2_ZERO, d0
+        bsr     draw_text
 
         | Initial game state, and draw it once before the display comes on.
         bsr     reset_game
@@ -297,10 +327,20 @@ exc_fatal:
 9:      bra.s   9b
 
 | -----------------------------------------------------------------------------
-| read_pad: 3-button pad on port 1 -> v_buttons = S A C B R L D U (1 = pressed)
+| read_pad: 3-button pad on port 1 -> v_buttons = S A C B R L D U (1 = pressed),
+| and the pad on port 2 -> v_buttons2 (same bits).
 | -----------------------------------------------------------------------------
 read_pad:
+        lea     IO_DATA2, a0
+        bsr.s   read_pad_port
+        move.b  d0, v_buttons2
         lea     IO_DATA1, a0
+        bsr.s   read_pad_port
+        move.b  d0, v_buttons
+        rts
+
+| read_pad_port: a0 = the port's data register -> d0.b = S A C B R L D U
+read_pad_port:
         move.b  #0x40, (a0)             | TH = 1
         nop
         nop
@@ -316,7 +356,6 @@ read_pad:
         add.b   d1, d1                  | S -> bit 7, A -> bit 6
         or.b    d1, d0
         not.b   d0
-        move.b  d0, v_buttons
         rts
 
 | -----------------------------------------------------------------------------
@@ -382,6 +421,16 @@ update_game:
         move.l  #SCORE_MAX, v_score
         move.l  #0x99999999, v_score_bcd
 1:
+        | --- tallies (traps): A held = +1, one decimal digit per byte
+        btst    #BTN_A, d0
+        beq.s   1f
+        lea     v_p1_tally + 6, a0
+        bsr     tally_inc
+1:      btst    #BTN_A, v_buttons2
+        beq.s   1f
+        lea     v_p2_tally + 6, a0
+        bsr     tally_inc
+1:
         | --- life timer: a life is lost every LIFE_FRAMES frames of play
         subq.w  #1, v_timer
         bne.s   9f
@@ -413,7 +462,25 @@ reset_game:
         move.w  #LIFE_FRAMES, v_timer
         move.b  #START_LIVES, v_lives
         clr.b   v_game_over
+        clr.l   v_p1_tally              | both tallies: 12 bytes
+        clr.l   v_p1_tally + 4
+        clr.l   v_p1_tally + 8
         rts
+
+| tally_inc: +1 to a 6-byte number kept one decimal digit per byte (most
+| significant first); a0 points one past its last byte.  Saturates at 999999.
+| Uses d1 and a0.
+tally_inc:
+        moveq   #5, d1
+1:      addq.b  #1, -(a0)
+        cmpi.b  #10, (a0)
+        bcs.s   9f                      | below 10: no carry, done
+        clr.b   (a0)
+        dbf     d1, 1b
+        moveq   #5, d1                  | carried out of the top digit:
+2:      move.b  #9, (a0)+               | it was 999999, so put it back
+        dbf     d1, 2b
+9:      rts
 
 | bcd_add4: 4-byte packed BCD add, (a0-4..a0-1) += (a1-4..a1-1).
 | a0 and a1 point one past the last (least significant) byte.
@@ -475,6 +542,13 @@ draw_frame:
         addi.w  #TXT_ATTR + T_DIGIT0, d0
         move.w  d0, (a1)
 
+        | the two tallies, 6 digits each (the trailing "0" is static)
+        vram_write CELL_P1_NUM, (a0)
+        lea     v_p1_tally, a2
+        bsr.s   draw_tally
+        vram_write CELL_P2_NUM, (a0)
+        bsr.s   draw_tally              | a2 now points at v_p2_tally
+
         | "GAME OVER" / "PRESS START", shown only in game over
         move.b  v_game_over, d3
         lea     str_game_over(pc), a2
@@ -499,6 +573,17 @@ draw_text:
         move.w  d1, (a1)
         bra.s   1b
 3:      rts
+
+| draw_tally: 6 digits (one per byte) from a2 (advanced past them) to the VDP
+| data port a1, whose write address is already set.  Uses d1/d2.
+draw_tally:
+        moveq   #5, d2
+1:      moveq   #0, d1
+        move.b  (a2)+, d1
+        addi.w  #TXT_ATTR + T_DIGIT0, d1
+        move.w  d1, (a1)
+        dbf     d2, 1b
+        rts
 
 | =============================================================================
 | read-only data
@@ -557,6 +642,12 @@ str_game_over:
         dc.b    T_G, T_A, T_M, T_E, T_BLANK, T_O, T_V, T_E, T_R, STR_END
 str_press_start:
         dc.b    T_P, T_R, T_E, T_S, T_S, T_BLANK, T_S, T_T, T_A, T_R, T_T, STR_END
+str_1p:
+        dc.b    T_DIGIT0 + 1, T_P, STR_END
+str_2p:
+        dc.b    T_DIGIT0 + 2, T_P, STR_END
+str_zero:
+        dc.b    T_DIGIT0, STR_END
 
 | -----------------------------------------------------------------------------
 | Tiles: 8x8 pixels, 4 bits per pixel, one long per row (each hex digit is a

@@ -4,7 +4,9 @@
 A developer tool (not a unit test): it boots the ROM in stable-retro's
 genesis_plus_gx core through ``integrations/StudioDemo-Genesis`` and asserts
 that every data.json variable behaves as documented in README.md, then prints
-OK.  Run it from the project venv:
+OK.  It also checks the traps for the assisted tools every frame: the
+one-digit-per-byte tallies p1_tally/p2_tally (A held; they are not in
+data.json) and their HUD text.  Run it from the project venv:
 
     .venv/bin/python homebrew/genesis/verify_with_stable_retro.py [--screenshots DIR]
 
@@ -40,6 +42,8 @@ LIFE_FRAMES = 300
 X_START, Y_START, X_MAX, Y_MAX = 152, 104, 304, 208
 PAD_BITS = {"UP": 0, "DOWN": 1, "LEFT": 2, "RIGHT": 3, "B": 4, "C": 5, "A": 6, "START": 7}
 BLUE, RED, GREEN = "blue", "red", "green"  # backdrop colours, see classify()
+P1_TALLY, P2_TALLY = 0x20, 0x26  # offsets in work RAM of the two 6-digit tallies (traps)
+TALLY_MAX = 999_999
 
 # The RAM map of README.md: name -> (68k address, data.json type)
 RAM_MAP = {
@@ -91,12 +95,14 @@ class Runner:
         self.terminated = False
         self.life_events = []  # (frame, lives) each time the lives byte changes
         self.glyphs = {}  # digit -> 8x8 on-screen mask, learnt from the HUD
+        self.tallies = (0, 0)  # p1_tally, p2_tally after the last step
 
     def step(self, *pressed: str):
         action = np.zeros(len(BUTTONS), np.uint8)
         for name in pressed:
             action[BUTTONS.index(name)] = 1
         prev_lives = None if self.info is None else self.info["lives"]
+        prev_game_over = 0 if self.info is None else self.info["game_over"]
         obs, rew, term, trunc, info = self.env.step(action)
         if prev_lives is not None and info["lives"] != prev_lives:
             self.life_events.append((info["frame"], info["lives"]))
@@ -114,7 +120,32 @@ class Runner:
             # genesis_plus_gx hands over the picture after the VBlank handler
             # ran, so the observation of a step already shows that step's state
             self.check_hud(info)
+            self.check_tallies("A" in pressed, prev_game_over)
         return rew, info
+
+    def tally(self, offset: int) -> list[int]:
+        return [int(b) for b in self.logical_ram()[offset : offset + 6]]
+
+    def check_tallies(self, a_held: bool, prev_game_over: int):
+        """p1_tally: one decimal digit per byte, +1 per play frame with A held, frozen in game
+        over, 0 after a restart; p2_tally (pad 2) stays 0 here, stable-retro drives pad 1 only.
+        The HUD shows each as its 6 digits and a fixed trailing 0."""
+        p1, p2 = self.tally(P1_TALLY), self.tally(P2_TALLY)
+        assert all(0 <= d <= 9 for d in p1 + p2), (p1, p2)
+        value = int("".join(map(str, p1)))
+        before = self.tallies[0]
+        if prev_game_over == 0:
+            expected = min(TALLY_MAX, before + a_held)
+        else:
+            expected = 0 if self.info["game_over"] == 0 else before  # restart / frozen
+        assert value == expected and p2 == [0] * 6, (value, expected, p2)
+        self.tallies = (value, 0)
+        for col, digit in zip(range(5, 12), p1 + [0], strict=True):
+            mask = self.cell_mask(col, 3)
+            assert self.glyphs.setdefault(digit, mask) == mask, f"1P digit {digit} at cell {col},3"
+        for col, digit in zip(range(30, 37), p2 + [0], strict=True):
+            mask = self.cell_mask(col, 3)
+            assert self.glyphs.setdefault(digit, mask) == mask, f"2P digit {digit} at cell {col},3"
 
     def cell_mask(self, col: int, row: int) -> bytes:
         cell = self.obs[row * 8 : row * 8 + 8, col * 8 : col * 8 + 8]
@@ -259,6 +290,12 @@ def main(argv: list[str] | None = None) -> int:
         rewards = run.hold(4, "B", "C")
         assert rewards == [11.0] * 4 and run.info["score"] == 341, run.info
 
+        # --- A (a trap): p1_tally keeps one decimal digit per byte, +1 per frame
+        rewards = run.hold(16, "A")
+        assert run.tally(P1_TALLY) == [0, 0, 0, 0, 1, 6], run.tally(P1_TALLY)
+        assert rewards == [0.0] * 16 and run.info["score"] == 341, run.info
+        run.screenshot(shots, "tally_1p_0000160")
+
         # --- D-pad: 1 px per frame, dx = -1/0/+1
         x0, y0 = run.info["x"], run.info["y"]
         for _ in range(10):
@@ -338,11 +375,14 @@ def main(argv: list[str] | None = None) -> int:
         assert (run.info["x"], run.info["y"], run.info["dx"]) == (X_MAX, Y_MAX, 1), run.info
 
         # --- the restart reset the life timer: lives drop 300/600/900 frames later
+        a_frames = 0
         while not run.info["game_over"]:
-            run.step("A")  # A is not used by the game
+            run.step("A")  # A only counts the p1_tally trap (checked in step())
+            a_frames += 1
         second_game = [(f - restart_frame, n) for f, n in run.life_events if f >= restart_frame]
         assert second_game == [(0, 3), (300, 2), (600, 1), (900, 0)], second_game
         assert run.info["score"] == 1 and run.terminated, run.info
+        assert run.tallies == (a_frames, 0), (run.tallies, a_frames)  # the game-over frame counts
 
         # --- every digit 0-9 appeared on screen, each with its own glyph
         assert sorted(run.glyphs) == list(range(10)), sorted(run.glyphs)

@@ -10,8 +10,9 @@
 ;   1. PPU updates from the values computed in the previous frame
 ;      (OAM DMA, backdrop colour, score/lives/message tiles, scroll).
 ;   2. frame counter += 1
-;   3. read the controller, run the game logic, recompute the score digits
-;      and the OAM shadow for the next frame.
+;   3. read the controller, run the game logic, recompute the score digits,
+;      the "trap" bytes (bonus tiles, rest, hud_buf) and the OAM shadow for
+;      the next frame.
 ; So RAM reflects the input of the current frame immediately, and the
 ; picture lags RAM by one frame (normal for NES games).
 ;
@@ -54,6 +55,19 @@ buttons_new   = $1C     ; |u1  buttons newly pressed this frame
 score         = $20     ; <u2  score, saturates at 65535
 score_digits  = $22     ; >n5  5 bytes $22-$26: decimal digits of score, MSD first
 
+; Traps for memory-search tools (added later, in bytes that were unused; see
+; README.md "Traps for the assisted tools"). None of them feeds back into the
+; variables above.
+tmp3          = $03     ; scratch: 16-bit value for to_dec5 (cleared after use)
+tmp4          = $04
+tmp5          = $05
+bonus         = $30     ; <u2  binary count of hundreds (SELECT frames), 0..9999; shown as dddd00
+rest          = $33     ; |u1  extra lives = max(lives - 1, 0)
+dying         = $34     ; |u1  $9E at every life loss, counts down to $81 then 0 ($9E frozen in game over)
+hud_buf       = $40     ; >d3  $40-$42: packed BCD, score on frames with frame&3 != 0, timer on the others
+bonus_tiles   = $50     ; 4 bytes $50-$53: tiles ('0'-'9') of the bonus count for the next NMI
+conv          = $54     ; 5 bytes $54-$58: to_dec5 output (scratch, cleared after use)
+
 oam_shadow    = $0200   ; 256-byte sprite buffer copied by OAM DMA
 
 ; ---------------------------------------------------------------------------
@@ -70,6 +84,9 @@ BTN_RIGHT  = %00000001
 
 START_LIVES = 3
 LIFE_FRAMES = 300       ; play frames per life
+BONUS_MAX   = 9999      ; bonus saturates here (shown as 999900)
+DYING_START = $9E       ; dying after a life loss: -98 as |i1, 30 frames >= $81
+DYING_LAST  = $81       ; the last value before dying drops to 0
 
 ; The sprite is 16x16. Keep it fully inside the 240x224 picture that
 ; stable-retro's NES core outputs (pixels 8..247 of scanlines 8..231; the
@@ -91,6 +108,11 @@ NT_SCORE_LABEL = $2000 + 2*32 + 2       ; "SCORE" at row 2, column 2
 NT_SCORE       = NT_SCORE_LABEL + 6     ; 5 digits at row 2, columns 8-12
 NT_LIVES_LABEL = $2000 + 2*32 + 22      ; "LIVES" at row 2, column 22
 NT_LIVES       = NT_LIVES_LABEL + 6     ; 1 digit at row 2, column 28
+NT_BONUS_LABEL = $2000 + 4*32 + 2       ; "BONUS" at row 4, column 2
+NT_BONUS       = NT_BONUS_LABEL + 6     ; 4 digits at row 4, columns 8-11
+NT_BONUS_ZEROS = NT_BONUS + 4           ; fixed "00" at columns 12-13
+NT_REST_LABEL  = $2000 + 4*32 + 23      ; "REST" at row 4, columns 23-26
+NT_REST        = NT_REST_LABEL + 5      ; 1 digit at row 4, column 28
 NT_TITLE       = $2000 + 26*32 + 10     ; "STUDIO DEMO" at row 26
 NT_MSG1        = $2000 + 13*32 + 10     ; message line 1 (11 tiles)
 NT_MSG2        = $2000 + 15*32 + 10     ; message line 2 (11 tiles)
@@ -152,6 +174,7 @@ reset:
     jsr update_digits
     jsr update_backdrop
     jsr build_oam
+    jsr update_traps
 
     ; PPU warm-up: wait for two vertical blanks before touching the PPU.
     bit PPUSTATUS           ; clear a stale vblank flag
@@ -236,6 +259,38 @@ init_ppu_memory:
     cpx #5
     bne @lives_label
 
+    lda #>NT_BONUS_LABEL
+    sta PPUADDR
+    lda #<NT_BONUS_LABEL
+    sta PPUADDR
+    ldx #0
+@bonus_label:
+    lda text_bonus, x
+    sta PPUDATA
+    inx
+    cpx #5
+    bne @bonus_label
+
+    lda #>NT_BONUS_ZEROS    ; the fixed "00" after the 4 bonus digits
+    sta PPUADDR
+    lda #<NT_BONUS_ZEROS
+    sta PPUADDR
+    lda #'0'
+    sta PPUDATA
+    sta PPUDATA
+
+    lda #>NT_REST_LABEL
+    sta PPUADDR
+    lda #<NT_REST_LABEL
+    sta PPUADDR
+    ldx #0
+@rest_label:
+    lda text_rest, x
+    sta PPUDATA
+    inx
+    cpx #4
+    bne @rest_label
+
     lda #>NT_TITLE
     sta PPUADDR
     lda #<NT_TITLE
@@ -294,6 +349,26 @@ nmi:
     ora #'0'
     sta PPUDATA
 
+    lda #>NT_BONUS          ; 4 bonus digits (tiles prepared by update_traps)
+    sta PPUADDR
+    lda #<NT_BONUS
+    sta PPUADDR
+    ldx #0
+@bonus_digits:
+    lda bonus_tiles, x
+    sta PPUDATA
+    inx
+    cpx #4
+    bne @bonus_digits
+
+    lda #>NT_REST           ; rest digit
+    sta PPUADDR
+    lda #<NT_REST
+    sta PPUADDR
+    lda rest
+    ora #'0'
+    sta PPUDATA
+
     ; message lines: blank while playing, "GAME OVER"/"PRESS START" otherwise
     ldx #0
     lda game_over
@@ -339,6 +414,7 @@ nmi:
     jsr update_digits
     jsr update_backdrop
     jsr build_oam
+    jsr update_traps
 
     pla
     tay
@@ -380,6 +456,9 @@ new_game:
     sta score
     sta score+1
     sta dx
+    sta bonus
+    sta bonus+1
+    sta dying
     lda #START_LIVES
     sta lives
     lda #<LIFE_FRAMES
@@ -410,6 +489,17 @@ update_game:
     rts
 
 @playing:
+    ; dying: counts down from DYING_START to DYING_LAST, then 0
+    lda dying
+    cmp #DYING_LAST
+    bcc @dying_done         ; 0 (or any value below $81): nothing to do
+    sbc #1                  ; carry is set here
+    cmp #DYING_LAST
+    bcs :+
+    lda #$00
+:   sta dying
+@dying_done:
+
     ; horizontal: exactly one of Left/Right must be held
     lda #$00
     sta dx
@@ -466,6 +556,20 @@ update_game:
     jsr add_score
 @no_b:
 
+    ; bonus: +1 (one hundred shown) per frame SELECT is held, up to BONUS_MAX
+    lda buttons
+    and #BTN_SELECT
+    beq @no_select
+    lda bonus
+    cmp #<BONUS_MAX
+    lda bonus+1
+    sbc #>BONUS_MAX
+    bcs @no_select          ; bonus >= BONUS_MAX
+    inc bonus
+    bne @no_select
+    inc bonus+1
+@no_select:
+
     ; life timer
     lda timer
     bne :+
@@ -478,6 +582,8 @@ update_game:
     sta timer
     lda #>LIFE_FRAMES
     sta timer+1
+    lda #DYING_START        ; every life loss, the last one included
+    sta dying
     dec lives
     bne @timer_done
     lda #$01
@@ -531,6 +637,102 @@ update_digits:
     bne @next_digit
     lda tmp0                ; remainder = ones
     sta score_digits+4
+    rts
+
+; ---------------------------------------------------------------------------
+; update_traps: the bytes that exist to trap memory-search tools.
+;   rest        = max(lives - 1, 0)
+;   bonus_tiles = tiles of the 4 decimal digits of bonus (drawn before "00")
+;   hud_buf     = 6 packed-BCD digits: score if frame & 3 != 0, else timer
+; The conversion scratch (tmp3-tmp5, conv) is cleared afterwards.
+; ---------------------------------------------------------------------------
+update_traps:
+    ldx lives
+    beq :+
+    dex
+:   stx rest
+
+    lda bonus
+    sta tmp3
+    lda bonus+1
+    sta tmp4
+    jsr to_dec5
+    ldx #3
+@bonus_tile:
+    lda conv+1, x           ; the count has at most 4 digits
+    ora #'0'
+    sta bonus_tiles, x
+    dex
+    bpl @bonus_tile
+
+    lda frame
+    and #$03
+    beq @timer
+    lda score
+    sta tmp3
+    lda score+1
+    jmp @convert
+@timer:
+    lda timer
+    sta tmp3
+    lda timer+1
+@convert:
+    sta tmp4
+    jsr to_dec5
+    lda conv                ; digits 5-6 of the buffer: 0 and the ten-thousands
+    sta hud_buf
+    lda conv+1
+    asl a
+    asl a
+    asl a
+    asl a
+    ora conv+2
+    sta hud_buf+1
+    lda conv+3
+    asl a
+    asl a
+    asl a
+    asl a
+    ora conv+4
+    sta hud_buf+2
+
+    lda #$00
+    ldx #4
+@clear:
+    sta conv, x
+    dex
+    bpl @clear
+    sta tmp3
+    sta tmp4
+    sta tmp5
+    rts
+
+; to_dec5: conv[0..4] = decimal digits of tmp4:tmp3 (MSD first), by repeated
+; subtraction like update_digits. Destroys tmp3-tmp5.
+to_dec5:
+    ldx #0
+@next_digit:
+    ldy #0
+@subtract:
+    lda tmp3
+    sec
+    sbc pow10_lo, x
+    sta tmp5
+    lda tmp4
+    sbc pow10_hi, x
+    bcc @store
+    sta tmp4
+    lda tmp5
+    sta tmp3
+    iny
+    bne @subtract           ; always taken
+@store:
+    sty conv, x
+    inx
+    cpx #4
+    bne @next_digit
+    lda tmp3
+    sta conv+4
     rts
 
 ; ---------------------------------------------------------------------------
@@ -609,6 +811,8 @@ palette_data:
 text_score:  .byte "SCORE"
 text_lives:  .byte "LIVES"
 text_title:  .byte "STUDIO DEMO"
+text_bonus:  .byte "BONUS"
+text_rest:   .byte "REST"
 text_messages:
     .byte "           "     ; playing, line 1
     .byte "           "     ; playing, line 2

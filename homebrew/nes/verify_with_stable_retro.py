@@ -9,8 +9,10 @@ state=retro.State.NONE, i.e. from power-on, and checks the behaviour
 documented in homebrew/nes/README.md: boot timing, score (+1 per A frame,
 +10 per B frame, digits agree, saturation at 65535), movement and clamping,
 dx, the 300-frame life timer, game over, START restart (edge-triggered), the
-frame counter and the backdrop colours. Screenshots are written as PNG files
-(tiny stdlib PNG writer, no Pillow needed).
+frame counter and the backdrop colours, and every frame the traps for the
+assisted tools (bonus, hud_buf, rest, dying; read from RAM, they are not in
+data.json). Screenshots are written as PNG files (tiny stdlib PNG writer, no
+Pillow needed).
 
 This is a developer check, not part of the test suite.
 """
@@ -38,6 +40,20 @@ B, NULL, SELECT, START, UP, DOWN, LEFT, RIGHT, A = range(9)
 START_X, START_Y = 120, 112
 XMIN, XMAX, YMIN, YMAX = 8, 232, 8, 216
 LIFE_FRAMES = 300
+
+# traps for the assisted tools (README "Traps for the assisted tools"), not in data.json
+BONUS, REST, DYING, HUD_BUF = 0x30, 0x33, 0x34, 0x40
+BONUS_MAX, DYING_START, DYING_LAST = 9999, 0x9E, 0x81
+
+
+def traps(ram: np.ndarray) -> dict:
+    """The trap bytes decoded from a RAM dump: bonus <u2, rest |u1, dying |u1, hud_buf >d3."""
+    return {
+        "bonus": int(ram[BONUS]) | int(ram[BONUS + 1]) << 8,
+        "rest": int(ram[REST]),
+        "dying": int(ram[DYING]),
+        "hud_buf": int(bytes(ram[HUD_BUF : HUD_BUF + 3]).hex()),
+    }
 
 
 def write_png(path: Path, rgb: np.ndarray) -> None:
@@ -92,6 +108,8 @@ class Runner:
         self.prev_terminated = False
         self.reward = 0.0
         self.lives_lost_at: list[tuple[int, int]] = []  # (frame counter, lives left)
+        self.traps = traps(self.env.get_ram())
+        self.prev_traps = self.traps
 
     def step(self, *buttons: int, check: bool = True) -> dict:
         action = np.zeros(9, np.uint8)
@@ -101,6 +119,7 @@ class Runner:
         self.prev_terminated = self.terminated
         self.obs, self.reward, self.terminated, _, self.info = self.env.step(action)
         self.runs += 1
+        self.prev_traps, self.traps = self.traps, traps(self.env.get_ram())
         if check and self.prev.get("frame", 0) >= 1:
             self.check_invariants(set(buttons))
         return self.info
@@ -140,6 +159,26 @@ class Runner:
                 for key in ("score", "lives", "timer", "x", "y"):
                     assert i[key] == p[key], (key, p, i)
                 assert i["dx"] == 0, i
+        self.check_traps(held)
+
+    def check_traps(self, held: set[int]) -> None:
+        p, i, pt, t = self.prev, self.info, self.prev_traps, self.traps
+        # hud_buf: the score in BCD when frame & 3 != 0, the timer on the other frames
+        assert t["hud_buf"] == (i["score"] if i["frame"] & 3 else i["timer"]), (i, t)
+        assert t["rest"] == max(i["lives"] - 1, 0), (i, t)
+        if p["game_over"] == 0:
+            assert t["bonus"] == min(BONUS_MAX, pt["bonus"] + (SELECT in held)), (held, pt, t)
+            if i["lives"] < p["lives"]:
+                dying = DYING_START  # every death, the last one too
+            elif pt["dying"] >= DYING_LAST + 1:
+                dying = pt["dying"] - 1
+            else:
+                dying = 0
+            assert t["dying"] == dying, (pt, t, i)
+        elif i["game_over"] == 0:  # restarted
+            assert (t["bonus"], t["dying"]) == (0, 0), t
+        else:  # game over freezes both
+            assert (t["bonus"], t["dying"]) == (pt["bonus"], DYING_START), (pt, t)
 
     def shot(self, name: str) -> tuple[int, int, int]:
         path = self.shots / f"{name}.png"
@@ -195,6 +234,15 @@ def main() -> int:
     assert r.info["score"] == s0 + 50 + 200 + 55, r.info
     print(f"score: A +1/frame, B +10/frame, A+B +11/frame ok (score={r.info['score']}, digits={r.info['score_digits']})")
 
+    # ---- traps: bonus (SELECT) is a binary count of hundreds --------------------
+    assert r.traps["bonus"] == 0 and r.traps["rest"] == 2 and r.traps["dying"] == 0, r.traps
+    s1 = r.info["score"]
+    r.hold(16, SELECT)
+    assert list(r.env.get_ram()[BONUS : BONUS + 2]) == [0x10, 0x00] and r.info["score"] == s1, r.traps
+    r.step()
+    r.shot("04b_bonus_001600")
+    print("traps: 16 SELECT frames -> bonus bytes $10 $00 (shown 001600); hud_buf/rest/dying checked every frame")
+
     # ---- movement and clamping ---------------------------------------------
     def move(button: int, key: str, step_sign: int, limit: int, dx_expected: int | None) -> None:
         start = r.info[key]
@@ -232,6 +280,7 @@ def main() -> int:
     game_over_frame = r.info["frame"]
     print(f"lives: (frame counter, lives left) {r.lives_lost_at}; game over at frame {game_over_frame}")
     assert r.lives_lost_at == [(300, 2), (600, 1), (900, 0)], r.lives_lost_at
+    assert r.traps["dying"] == DYING_START and r.traps["rest"] == 0 and r.traps["bonus"] == 16, r.traps
     assert game_over_frame == 3 * LIFE_FRAMES, game_over_frame
     r.step()
     assert colour_name(r.shot("07_game_over_red")) == "red"
@@ -241,6 +290,7 @@ def main() -> int:
         r.hold(10, *buttons)
     for key in ("score", "score_digits", "lives", "timer", "x", "y", "game_over"):
         assert r.info[key] == frozen[key], (key, frozen, r.info)
+    assert r.traps["bonus"] == 16 and r.traps["dying"] == DYING_START, r.traps
     assert r.info["frame"] == frozen["frame"] + 50
     assert r.terminated
 
