@@ -15,8 +15,9 @@ snapshots in the order they were taken (every frame or every few frames).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,14 @@ def segments(emulator: Any, history: Any) -> list[Iterable[Snapshot]]:
         return []
     if isinstance(history, (bytes, bytearray, memoryview, Snapshot)):
         raise ValueError("history is a movie or a list of states in the order they were taken, not one state")
+    if not _is_movie(history) and not isinstance(history, Sequence):
+        stream = iter(history)  # states from a generator are read lazily, once
+        first = next(stream, None)
+        if first is None:
+            return []
+        if not _is_movie(first):
+            return [snapshots_of(emulator, chain([first], stream), "history frame")]
+        history = [first, *stream]
     items = [history] if _is_movie(history) else list(history)
     if items and all(_is_movie(item) for item in items):
         out: list[Iterable[Snapshot]] = []
@@ -82,7 +91,7 @@ def record(pieces: list[Iterable[Snapshot]], columns: np.ndarray, checkpoints: l
     keys = [snap.buf[columns].tobytes() for snap in checkpoints]
     for piece in pieces:
         first = True
-        for snap in piece:
+        for snap in _closing(piece):
             if snap.layout != checkpoints[0].layout:
                 raise ValueError("a history frame has another memory layout than the checkpoints (another game?)")
             row = snap.buf[columns]
@@ -96,6 +105,18 @@ def record(pieces: list[Iterable[Snapshot]], columns: np.ndarray, checkpoints: l
     if not rows:
         return Played(columns, np.zeros((0, len(columns)), dtype=np.uint8), np.zeros(0, dtype=bool), {})
     return Played(columns, np.stack(rows), np.array(continues), at)
+
+
+def _closing(piece: Iterable[Snapshot]) -> Iterator[Snapshot]:
+    """Iterates ``piece``, closing it (a replay or a state reader restores the emulator) even
+    when the iteration stops early."""
+    iterator = iter(piece)
+    try:
+        yield from iterator
+    finally:
+        close = getattr(iterator, "close", None)
+        if close is not None:
+            close()
 
 
 def decode(st: SearchType, raw: np.ndarray) -> np.ndarray:

@@ -109,9 +109,10 @@ def ranked(groups: list[Group], snaps: list[Snapshot], shown: Shown, prefs: Pref
 
 def _by_family(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: np.ndarray,
                columns: dict[str, np.ndarray], snaps: list[Snapshot], shown: Shown) -> list[int]:
-    """``order`` regrouped: first the best steady, exact candidate of every (encoding, scale)
-    class, then each family (the candidates holding the value in the same bytes) in the rank of
-    its best member, its first few members before the next family's, the rest after all."""
+    """``order`` regrouped, steady before volatile and exact before lossy: first the best
+    candidate of every (encoding, scale) class, then each family (the candidates holding the
+    value in the same bytes) in the rank of its best member, its first few members before the
+    next family's, the rest after all."""
     best: dict[tuple, int] = {}
     seen: dict[tuple, int] = {}
     sort_keys = []
@@ -133,8 +134,8 @@ def _by_family(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: n
         members[-1 - sort_keys[k][0]] = members[k] + 1
     first = FAMILY_FIRST[shown.drawn is not None]
     lead = set(leaders.values())
-    listed = sorted(in_family, key=lambda k: (int(columns["volatile"][order[k]]), k not in lead, members[k] >= first,
-                                              sort_keys[k][0], members[k]))
+    listed = sorted(in_family, key=lambda k: (int(columns["volatile"][order[k]]), int(columns["lossy"][order[k]]),
+                                              k not in lead, members[k] >= first, sort_keys[k][0], members[k]))
     return [int(order[k]) for k in listed]
 
 

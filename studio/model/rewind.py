@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -100,6 +101,15 @@ class RewindBuffer:
         else:
             state = zlib.decompress(group.keyframe)
         return group.keyframe_frame, state
+
+    def states(self) -> Iterator[tuple[int, bytes]]:
+        """Every state kept and its frame, oldest first, without removing them (lazily: do not
+        push or pop while iterating)."""
+        for group in list(self._groups):
+            key = np.frombuffer(zlib.decompress(group.keyframe), dtype=np.uint8)
+            yield group.keyframe_frame, key.tobytes()
+            for frame, compressed in list(group.deltas):
+                yield frame, np.bitwise_xor(np.frombuffer(zlib.decompress(compressed), dtype=np.uint8), key).tobytes()
 
     def oldest_frame(self) -> int | None:
         return self._groups[0].keyframe_frame if self._groups else None

@@ -2,7 +2,9 @@
 
 Each entry keeps the state of that moment as a checkpoint; from two entries on,
 :func:`emucore.search.solve_value` ranks the places and types that read what was typed at every
-checkpoint (with a scale and bias when the screen draws a trailing zero or shows lives + 1).
+checkpoint (with a scale and bias when the screen draws a trailing zero or shows lives + 1),
+checked on the play the rewind history holds (a HUD buffer that holds the score only at some
+frames ranks after the steady readings).
 Checkpoints are kept in the game's workspace, so they survive a restart.
 
 data.json has no scale or bias. Making a variable from a candidate therefore stores the value as
@@ -99,8 +101,10 @@ class ScreenValueFinder:
         if len(self.checkpoints) < 2:
             return []
         pairs = [(c.state, c.shown) for c in self.checkpoints]
+        rewind = getattr(self.session, "rewind", None)
+        history = (state for _, state in rewind.states()) if rewind is not None and len(rewind) > 1 else None
         with self.session.scratch() as emulator:  # the checkpoints are loaded in turn: the picture stays
-            return solve_value(emulator, pairs, limit=limit)
+            return solve_value(emulator, pairs, history, limit=limit)
 
     @staticmethod
     def same_reading(results: list[ValueCandidate], candidate: ValueCandidate) -> list[ValueCandidate]:

@@ -107,11 +107,20 @@ def test_a_negative_shown_value_is_found_in_a_signed_type(genesis):
     assert (G_DX, ">i2", 1, 0) in keys(found)[:3]
 
 
-def test_nibble_digits_one_per_byte(nes):
-    checkpoints = score_checkpoints(nes, N_A, N_B, lambda: nes.read(32, "<u2"))
-    found = solve_value(nes, [(s, f"{v:05d}") for s, v in checkpoints])
-    assert keys(found)[0] == (0x22, ">n5", 1, 0)
-    assert (0x20, "<u2", 1, 0) in keys(found)
+def test_nibble_digits_one_per_byte():
+    """With the play as history: the game's HUD buffer at 0x40 (BCD, the score 3 frames of 4)
+    reads the checkpoints too, but not the play (tests/emucore/test_assisted_traps.py)."""
+    with started(NES_ROM) as nes:
+        history, checkpoints = [], []
+        for mask, frames in ((N_A, 12), (N_B, 30), (N_A | N_B, 20), (N_B, 40)):
+            nes.set_button_mask(mask)
+            for _ in range(frames):
+                nes.step()
+                history.append(nes.get_state())
+            checkpoints.append((history[-1], f"{nes.read(32, '<u2'):05d}"))
+        found = solve_value(nes, checkpoints, history)
+        assert keys(found)[0] == (0x22, ">n5", 1, 0)
+        assert (0x20, "<u2", 1, 0) in keys(found)
 
 
 def test_a_last_digit_that_never_changed_is_no_evidence_and_is_said_to_be():
