@@ -117,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("import", help="find ROMs of known games in folders and zips and copy them in")
     commands.add_parser("playback", help="replay .bk2 movies: verify, render video, export info and returns")
     commands.add_parser("rollout", help="play episodes with an agent, here or on a Ray cluster; a JSON line each")
+    commands.add_parser("check", help="replay movies through an integration as training would; report what looks wrong")
     verify = commands.add_parser("verify", help="lint integration folders (or game names) and run each for a step")
     verify.add_argument("targets", nargs="+", metavar="FOLDER")
     verify.add_argument("--deep", action="store_true", help="also decompress every state")
@@ -137,6 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from emucore.movie.playback import main as playback_main
 
         return playback_main(argv[1:])
+    if argv[:1] == ["check"]:
+        from emucore.check_command import main as check_main
+
+        return check_main(argv[1:])
     if argv[:1] == ["rollout"]:
         from emucore.rollout_command import main as rollout_main
 

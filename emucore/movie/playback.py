@@ -46,7 +46,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -216,6 +216,9 @@ class MoviePlayer:
             values only affect video, see :func:`replay`).
         inttype: The integration sets searched (default: all).
         check_hash: Check a real header ``SHA1`` against the integration.
+        observe: Build each step's observation and info (False: rewards and done only).
+        make_kwargs: More arguments for ``emucore.make`` (``scenario``, ``info``, ``core``), to
+            play the movie through an integration as an env made with them evaluates it.
 
     With 2 players the env's ``multi_rewards`` is set: rewards are ``[r0, r1]`` lists.
 
@@ -235,6 +238,7 @@ class MoviePlayer:
         inttype: Any = None,
         check_hash: bool = True,
         observe: bool = True,
+        make_kwargs: Mapping[str, Any] | None = None,
     ):
         import emucore
         from emucore import data
@@ -260,6 +264,7 @@ class MoviePlayer:
             players=self.movie.players,
             inttype=inttype,
             render_mode=None,
+            **dict(make_kwargs or {}),
         )
         if self.movie.players > 1:
             self.env.multi_rewards = True  # one reward per player (what playback_movie sums, as r0, r1)
