@@ -22,8 +22,9 @@ How candidates are ranked (best first), in this order of importance:
    to be zero comes later, by how many bytes it has too many (or too few); so do 3-byte binary
    numbers, which CPUs rarely keep.
 5. **No bias, then the smallest**: lives shown as stored + 1 are found, after exact matches.
-6. **The system's own byte order** (``>`` on the Genesis and other 68000 systems, ``<`` where
-   the system's types say so); BCD without one: big-endian, the digits in the order drawn.
+6. **The CPU's byte order** for binary numbers (the system descriptor's ``byte_order``: ``>``
+   on the Genesis and other 68000 systems, ``<`` on the NES and the Atari 2600's 6502); BCD
+   and digits big-endian, in the order drawn.
 7. **Plausible starts**: a 2- or 4-byte value at an even address on systems with 16-bit words.
 8. Binary before BCD before nibbles (they read the same only for values below 10), unsigned
    before signed, then by address.
