@@ -40,7 +40,17 @@ import numpy as np
 
 from emucore.operations import Operation
 from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
-from emucore.search.done_evidence import KINDS, OP_RANK, Evidence, Kept, Test, Values, Variable, data_variables
+from emucore.search.done_evidence import (
+    KINDS,
+    MANY_VALUES,
+    OP_RANK,
+    Evidence,
+    Kept,
+    Test,
+    Values,
+    Variable,
+    data_variables,
+)
 from emucore.search.episodes import episode_examples
 from emucore.search.snapshot import Snapshot
 
@@ -142,7 +152,8 @@ def done_rules(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[St
     if max_terms > 1 and not any(_key(tests)[0] == 0 for tests in found):
         found += _combined(alive, evidence, max_terms)
     found.sort(key=_key)
-    rules = [_checked(_rule(tests, variables), evidence, near) for tests in found[: 4 * limit]]
+    near_values = [[values.read(snap) for snap in frames] for frames in near]
+    rules = [_checked(_rule(tests, variables), evidence, near_values) for tests in found[: 4 * limit]]
     rules.sort(key=lambda rule: (_key(rule.tests)[0], rule.early > 0, _key(rule.tests)))
     return DoneRules(rules[:limit], _warnings(len(over_snaps), evidence.alive, episodes is not None))
 
@@ -158,29 +169,26 @@ def _warnings(overs: int, alive: int, episodes: bool) -> list[str]:
 
 
 def _true(test: Test, evidence: Evidence, now: np.ndarray) -> bool:
+    """``test`` on one frame's values (a byte's ``negative`` reads it as ``|i1``)."""
     value = int(now[test.index])
-    op, reference = Operation(test.op), test.reference
-    if op == Operation.NEGATIVE:
-        return bool(evidence.values.negative(now[test.index : test.index + 1])[0]) if test.index < len(
-            evidence.values.positions) else value < 0
-    return {Operation.ZERO: value == 0, Operation.NONZERO: value != 0, Operation.EQUAL: value == reference,
-            Operation.NOT_EQUAL: value != reference, Operation.LESS_THAN: value < reference,
-            Operation.GREATER_THAN: value > reference}[op]
+    if test.type == "|i1" and evidence.values.is_byte[test.index] and value >= 128:
+        value -= 256
+    return bool(Operation(test.op).compute(value, test.reference))
 
 
-def _checked(rule: DoneRule, evidence: Evidence, near: list[list[Snapshot]]) -> DoneRule:
-    """The rule with what it does on the frames just before each game over, and its warnings."""
+def _checked(rule: DoneRule, evidence: Evidence, near: list[list[np.ndarray]]) -> DoneRule:
+    """The rule with what it does on the frames just before each game over (their values), and
+    its warnings."""
     warnings, early = [], 0
     for episode, frames in enumerate(near):
-        for k, snap in enumerate(frames):
-            now = evidence.values.read(snap)
+        for k, now in enumerate(frames):
             if all(_true(t, evidence, now) for t in rule.tests):
                 early = max(early, len(frames) - k)
                 warnings.append(f"true {len(frames) - k} frame(s) before the marked game over of episode {episode}")
                 break
     for test in rule.tests:
         if test.tier:
-            many = f"{test.values}" if test.values <= 16 else "more than 16"
+            many = f"{test.values}" if test.values <= MANY_VALUES else f"more than {MANY_VALUES}"
             warnings.append(f"{test.label()} took {many} values while alive: a test of it may hold by chance")
     return DoneRule(rule.tests, rule.variables, rule.done, tuple(warnings), early)
 

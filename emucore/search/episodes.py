@@ -16,16 +16,13 @@ so a long episode costs replay time, not memory (64 KiB per frame on the Genesis
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from emucore.search.checkpoints import snapshots_of
-from emucore.search.movies import Replay, movie_masks
+from emucore.search.movies import Replay, is_movie, movie_masks, movie_start, open_movie
 from emucore.search.snapshot import Snapshot
 
 
@@ -51,19 +48,6 @@ class DoneExamples:
     alive: Frames
     over: list[Snapshot]
     near: list[list[Snapshot]] = field(default_factory=list)
-
-
-def _movie(item: Any) -> Any:
-    if isinstance(item, (str, os.PathLike)):
-        from emucore.movie import Movie
-
-        return Movie(item)
-    return item
-
-
-def _is_movie(item: Any) -> bool:
-    """A Movie, a .bk2 path or an array of button masks (not a list of states)."""
-    return hasattr(item, "get_masks") or isinstance(item, (str, os.PathLike, np.ndarray))
 
 
 def _states(emulator: Any, index: int, item: Iterable[Any], margin: int) -> tuple[list[Snapshot], ...]:
@@ -96,27 +80,31 @@ def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
     items = list(movies) if isinstance(movies, Sequence) and not isinstance(movies, (str, bytes)) else [movies]
     if not items:
         raise ValueError("episode_examples needs at least one movie")
-    if not any(_is_movie(item) for item in items) and all(
+    if not any(is_movie(item) for item in items) and all(
             isinstance(item, (bytes, bytearray, memoryview, Snapshot)) for item in items):
         items = [items]  # one episode given as its list of states
     replays: list[Sequence[Snapshot] | Replay] = []
     over, near = [], []
     for index, item in enumerate(items):
-        if not _is_movie(item):
+        if not is_movie(item):
             alive, margin_frames, last = _states(emulator, index, item, margin)
             replays.append(alive)
             near.append(margin_frames)
             over.extend(last)
             continue
-        movie = _movie(item)
+        movie = open_movie(item)
         masks = movie_masks(movie)
         if len(masks) < margin + 2:
             raise ValueError(f"movie {index} has {len(masks)} frames; with margin {margin} it needs {margin + 2}")
-        own = movie.get_state() if hasattr(movie, "get_state") else b""
-        start = bytes(own or start_state or emulator.get_state())
-        over.append(Replay(emulator, masks, start, len(masks)).final())
+        start = movie_start(movie) or bytes(start_state or emulator.get_state())
         replays.append(Replay(emulator, masks, start, len(masks) - 1 - margin))
-        near.append(list(deque(Replay(emulator, masks, start, len(masks) - 1), maxlen=margin)) if margin else [])
+        if margin:  # one replay gives the margin's frames and the game over
+            *margin_frames, last = deque(Replay(emulator, masks, start, len(masks)), maxlen=margin + 1)
+            near.append(margin_frames)
+            over.append(last)
+        else:
+            near.append([])
+            over.append(Replay(emulator, masks, start, len(masks)).final())
     return DoneExamples(Frames(tuple(replays)), over, near)
 
 

@@ -14,7 +14,6 @@ snapshots in the order they were taken (every frame or every few frames).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -23,18 +22,14 @@ from typing import Any
 import numpy as np
 
 from emucore.search.checkpoints import snapshots_of
-from emucore.search.decode import DIGIT_TABLES
-from emucore.search.movies import Replay, movie_masks
+from emucore.search.decode import DIGIT_TABLES, to_values
+from emucore.search.movies import Replay, is_movie, movie_masks, movie_start, open_movie
 from emucore.search.snapshot import Snapshot
-from emucore.search.typelist import SearchType
+from emucore.search.typelist import SearchType, unsigned_dtype
 
 CHANGE_FACTOR = 2  # volatile: more than 2x the steadiest reading's changes (plus a little slack)
 JUMP_FACTOR = 4  # volatile: one step more than 4x the largest the screen's values allow
 ENCODINGS = {"d": "packed BCD", "n": "one digit per byte"}
-
-
-def _is_movie(item: object) -> bool:
-    return hasattr(item, "get_masks") or isinstance(item, (str, os.PathLike))
 
 
 def segments(emulator: Any, history: Any) -> list[Iterable[Snapshot]]:
@@ -43,26 +38,21 @@ def segments(emulator: Any, history: Any) -> list[Iterable[Snapshot]]:
         return []
     if isinstance(history, (bytes, bytearray, memoryview, Snapshot)):
         raise ValueError("history is a movie or a list of states in the order they were taken, not one state")
-    if not _is_movie(history) and not isinstance(history, Sequence):
+    if not is_movie(history) and not isinstance(history, Sequence):
         stream = iter(history)  # states from a generator are read lazily, once
         first = next(stream, None)
         if first is None:
             return []
-        if not _is_movie(first):
+        if not is_movie(first):
             return [snapshots_of(emulator, chain([first], stream), "history frame")]
         history = [first, *stream]
-    items = [history] if _is_movie(history) else list(history)
-    if items and all(_is_movie(item) for item in items):
+    items = [history] if is_movie(history) else list(history)
+    if items and all(is_movie(item) for item in items):
         out: list[Iterable[Snapshot]] = []
         for item in items:
-            movie = item
-            if isinstance(item, (str, os.PathLike)):
-                from emucore.movie import Movie
-
-                movie = Movie(item)
+            movie = open_movie(item)
             masks = movie_masks(movie)
-            own = movie.get_state() if hasattr(movie, "get_state") else b""
-            out.append(Replay(emulator, masks, bytes(own) if own else None, len(masks)))
+            out.append(Replay(emulator, masks, movie_start(movie), len(masks)))
         return out
     return [list(snapshots_of(emulator, items, "history frame"))]
 
@@ -123,14 +113,8 @@ def decode(st: SearchType, raw: np.ndarray) -> np.ndarray:
     """The values of ``raw`` ``(..., width)`` logical bytes as ``st`` reads them (int64)."""
     digits = DIGIT_TABLES[st.digits][raw].astype(np.uint64)
     weights = np.array([w % (1 << 64) for w in st.dtype.weights], dtype=np.uint64)
-    value = (digits * weights).sum(axis=-1, dtype=np.uint64)
-    if st.signed:
-        bits = 8 * st.width
-        if bits < 64:
-            value &= np.uint64((1 << bits) - 1)
-            top = np.uint64(1 << (bits - 1))
-            return value.astype(np.int64) - np.where(value & top, np.int64(1) << np.int64(bits), 0)
-    return value.view(np.int64)
+    value = (digits * weights).sum(axis=-1, dtype=np.uint64).astype(unsigned_dtype(st.width, st.digits))
+    return to_values(value, st.width, st.signed).astype(np.int64)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ changed, so those frames only accumulate per-byte change masks.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
@@ -41,6 +42,26 @@ def _change_op(change: FrameChange) -> tuple[Operation | Change, int | None]:
             Change.DECREASED_BY, -delta)
     normalize(op, value)  # raises ValueError early for a bad op
     return op, value
+
+
+def is_movie(item: object) -> bool:
+    """A :class:`~emucore.movie.Movie`, a ``.bk2`` path or an array of button masks (not a state)."""
+    return hasattr(item, "get_masks") or isinstance(item, (str, os.PathLike, np.ndarray))
+
+
+def open_movie(item: Any) -> Any:
+    """A ``.bk2`` path opened as a :class:`~emucore.movie.Movie`; anything else as given."""
+    if isinstance(item, (str, os.PathLike)):
+        from emucore.movie import Movie
+
+        return Movie(item)
+    return item
+
+
+def movie_start(movie: Any) -> bytes | None:
+    """The state a movie starts from, None when it has none of its own (or is an array of masks)."""
+    own = movie.get_state() if hasattr(movie, "get_state") else None
+    return bytes(own) if own else None
 
 
 def movie_masks(movie: Any) -> np.ndarray:
@@ -144,8 +165,8 @@ def search_movie(
     bad = [f for f in ops if not 0 <= f < len(masks)]
     if bad:
         raise ValueError(f"frames {bad} are outside the movie's {len(masks)} frames")
-    if start_state is None and hasattr(movie_or_masks, "get_state"):
-        start_state = movie_or_masks.get_state() or None
+    if start_state is None:
+        start_state = movie_start(movie_or_masks)
     search = MemorySearch(emulator, types)
     kinds = {st.digits for st in search.search_types}
     replay = Replay(emulator, masks, bytes(start_state) if start_state is not None else None, len(masks))
@@ -189,4 +210,4 @@ def _accumulate(moved: dict[str, np.ndarray], before: np.ndarray, after: np.ndar
             mask[where] |= table[before[where]] != table[after[where]]
 
 
-__all__ = ["Replay", "movie_masks", "search_movie"]
+__all__ = ["Replay", "is_movie", "movie_masks", "movie_start", "open_movie", "search_movie"]

@@ -101,8 +101,8 @@ class ScreenValueFinder:
         if len(self.checkpoints) < 2:
             return []
         pairs = [(c.state, c.shown) for c in self.checkpoints]
-        rewind = getattr(self.session, "rewind", None)
-        history = (state for _, state in rewind.states()) if rewind is not None and len(rewind) > 1 else None
+        rewind = self.session.rewind
+        history = (state for _, state in rewind.states()) if len(rewind) > 1 else None
         with self.session.scratch() as emulator:  # the checkpoints are loaded in turn: the picture stays
             return solve_value(emulator, pairs, history, limit=limit)
 

@@ -11,6 +11,7 @@ import pytest
 
 import emucore
 from emucore import Emulator
+from emucore.operations import Operation
 from emucore.search import Snapshot, done_rules, solve_value, suggest_done
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT
 
@@ -160,10 +161,7 @@ def test_the_whole_episode_rules_out_every_rule_that_fires_at_an_earlier_death(n
 
 
 def _first_fire(rule, frames: list[Snapshot]) -> int:
-    ops = {"zero": lambda v, r: v == 0, "nonzero": lambda v, r: v != 0, "equal": lambda v, r: v == r,
-           "not-equal": lambda v, r: v != r, "less-than": lambda v, r: v < r, "greater-than": lambda v, r: v > r,
-           "negative": lambda v, r: v < 0}
     for index, snap in enumerate(frames):
-        if all(ops[t.op](snap.read(t.address, t.type), t.reference) for t in rule.tests):
+        if all(Operation(t.op).compute(snap.read(t.address, t.type), t.reference) for t in rule.tests):
             return index
     return len(frames)

@@ -56,6 +56,19 @@ def nes():
         yield emulator
 
 
+def nes_score_play(nes: Emulator, plan) -> tuple[list[bytes], list[tuple[bytes, str]]]:
+    """Plays ``(mask, frames)`` in turn: the state after every frame (the history), and a
+    checkpoint at the end of each with the NES score's 5 digits as drawn."""
+    history, checkpoints = [], []
+    for mask, frames in plan:
+        nes.set_button_mask(mask)
+        for _ in range(frames):
+            nes.step()
+            history.append(nes.get_state())
+        checkpoints.append((history[-1], f"{nes.read(32, '<u2'):05d}"))
+    return history, checkpoints
+
+
 def keys(candidates: list[ValueCandidate]) -> list[tuple[int, str, int, int]]:
     return [(c.address, c.type, c.scale, c.bias) for c in candidates]
 
@@ -111,13 +124,7 @@ def test_nibble_digits_one_per_byte():
     """With the play as history: the game's HUD buffer at 0x40 (BCD, the score 3 frames of 4)
     reads the checkpoints too, but not the play (tests/emucore/test_assisted_traps.py)."""
     with started(NES_ROM) as nes:
-        history, checkpoints = [], []
-        for mask, frames in ((N_A, 12), (N_B, 30), (N_A | N_B, 20), (N_B, 40)):
-            nes.set_button_mask(mask)
-            for _ in range(frames):
-                nes.step()
-                history.append(nes.get_state())
-            checkpoints.append((history[-1], f"{nes.read(32, '<u2'):05d}"))
+        history, checkpoints = nes_score_play(nes, ((N_A, 12), (N_B, 30), (N_A | N_B, 20), (N_B, 40)))
         found = solve_value(nes, checkpoints, history)
         assert keys(found)[0] == (0x22, ">n5", 1, 0)
         assert (0x20, "<u2", 1, 0) in keys(found)
@@ -199,13 +206,7 @@ def test_the_play_between_the_checkpoints_checks_every_candidate():
     """States of every frame as ``history``: the checkpoints are found in it, the score's
     readings are steady there and say so; a state list with a foreign state is refused."""
     with started(NES_ROM) as nes:
-        history, checkpoints = [], []
-        for mask, frames in ((N_A, 12), (N_B, 30), (N_A | N_B, 20), (N_A, 40)):
-            nes.set_button_mask(mask)
-            for _ in range(frames):
-                nes.step()
-                history.append(nes.get_state())
-            checkpoints.append((history[-1], f"{nes.read(32, '<u2'):05d}"))
+        history, checkpoints = nes_score_play(nes, ((N_A, 12), (N_B, 30), (N_A | N_B, 20), (N_A, 40)))
         found = solve_value(nes, checkpoints, history)
         assert found.played_frames == len(history)
         assert keys(found)[0] == (0x22, ">n5", 1, 0)
