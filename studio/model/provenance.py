@@ -156,6 +156,16 @@ class ProvenanceBook:
         self.entries[name].note = str(text).strip()
         self._save()
 
+    def set_detail(self, name: str, key: str, value: Any) -> None:
+        """Sets one of the record's details (None removes it; KeyError if nothing is recorded for ``name``)."""
+        details = self.entries[name].details
+        if value is None:
+            if details.pop(key, None) is None:
+                return
+        else:
+            details[key] = json.loads(json.dumps(value, default=_plain))
+        self._save()
+
     def rename(self, old: str, new: str) -> None:
         """Moves the record to the variable's new name."""
         if old == new or (old not in self.entries and new not in self.entries):
@@ -186,6 +196,9 @@ class ProvenanceBook:
             lines.append("Steps: " + " \u2192 ".join(steps))
         if entry.note:
             lines.append(f"Note: {entry.note}")
+        provisional = entry.details.get("provisional")
+        if isinstance(provisional, dict) and provisional.get("says"):
+            lines.append(f"Provisional: {provisional['says']}")
         return "\n".join(lines)
 
 

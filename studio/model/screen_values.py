@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emucore.search import ValueCandidate, solve_value
+from emucore.search import ValueCandidate, ValueCandidates, solve_value
+from studio.model import provisional
 from studio.model.provenance import Provenance
 from studio.model.set_aside import OpenProblem
 from studio.model.state_list import StateList
@@ -96,10 +97,11 @@ class ScreenValueFinder:
 
     # ---- results ----
 
-    def candidates(self, limit: int = 20) -> list[ValueCandidate]:
-        """The ranked candidates (empty with fewer than two checkpoints)."""
+    def candidates(self, limit: int = 20) -> ValueCandidates:
+        """The ranked candidates, checked on the rewind history (empty with fewer than two
+        checkpoints), with the ``ambiguities`` the checkpoints leave open."""
         if len(self.checkpoints) < 2:
-            return []
+            return ValueCandidates()
         pairs = [(c.state, c.shown) for c in self.checkpoints]
         rewind = self.session.rewind
         history = (state for _, state in rewind.states()) if len(rewind) > 1 else None
@@ -122,23 +124,35 @@ class ScreenValueFinder:
         """The checkpoints in words, for a variable's provenance."""
         return [f"frame {c.frame}: shown {c.shown}" for c in self.checkpoints]
 
-    def provenance(self, candidate: ValueCandidate, note: str = "") -> Provenance:
-        """How ``candidate`` was found, to keep with the variable made from it."""
+    def provenance(self, candidate: ValueCandidate, note: str = "", open_choice: dict[str, Any] | None = None
+                   ) -> Provenance:
+        """How ``candidate`` was found, to keep with the variable made from it (``open_choice``:
+        the readings the checkpoints could not tell it from, :func:`provisional.marking`)."""
         how = relation(candidate)
-        details = {"type": candidate.type, "scale": candidate.scale, "bias": candidate.bias,
-                   "candidate": candidate.describe(), "stored": list(candidate.values)}
+        details: dict[str, Any] = {"type": candidate.type, "scale": candidate.scale, "bias": candidate.bias,
+                                   "candidate": candidate.describe(), "stored": list(candidate.values)}
+        if candidate.notes:
+            details["play"] = list(candidate.notes)
+        if open_choice is not None:
+            details[provisional.KEY] = open_choice
         text = "; ".join(part for part in (how.capitalize() if how else "", note) if part)
         return Provenance("find from screen", self.steps(), note=text, details=details)
 
     def make_variable(self, candidate: ValueCandidate, name: str, watch: Any, scenario: Any = None,
-                      as_reward: bool = False) -> str:
+                      as_reward: bool = False, ambiguities: Any = ()) -> str:
         """Adds ``candidate`` as variable ``name`` (and as a reward term when ``as_reward``).
+        When one of ``ambiguities`` involves it, the variable is provisional: the next
+        checkpoint re-solves it (:func:`studio.model.provisional.settle`).
 
         Returns:
             What was done, in a sentence for the status line.
         """
-        name = watch.add(name, candidate.address, candidate.type, provenance=self.provenance(candidate))
+        open_choice = provisional.marking(candidate, ambiguities)
+        name = watch.add(name, candidate.address, candidate.type,
+                         provenance=self.provenance(candidate, open_choice=open_choice))
         said = [f"made {name} ({candidate.type} at 0x{candidate.address:X})"]
+        if open_choice is not None:
+            said.append(f"provisional: {open_choice['says']}")
         if as_reward:
             if scenario is None:
                 raise ValueError("no scenario to add the reward to")

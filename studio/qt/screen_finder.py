@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -27,13 +28,15 @@ from PySide6.QtWidgets import (
 )
 
 from emucore.errors import EmucoreError
-from emucore.search import ValueCandidate
+from emucore.search import ValueCandidates
+from studio.model import provisional
 from studio.model.screen_values import ScreenValueFinder, relation
 from studio.qt.forms import box, button, line, message_label, row
 from studio.qt.throttle import Throttle
 
-COLUMNS = ("Address", "Type", "Scale", "Bias", "Value now", "Shown now")
-VALUE_NOW, SHOWN_NOW = 4, 5
+COLUMNS = ("Address", "Type", "Scale", "Bias", "In play", "Value now", "Shown now")
+IN_PLAY, VALUE_NOW, SHOWN_NOW = 4, 5, 6
+VOLATILE_COLOR = "#9e9e9e"
 LIVE_HZ = 10.0
 
 
@@ -61,7 +64,8 @@ class ScreenFinderPanel(QWidget):
         self.finder = ScreenValueFinder(session, report=getattr(session, "report", None))
         self._throttle = Throttle(self, LIVE_HZ, self.refresh_values)
         session.on("frame", self._frame)
-        self.results: list[ValueCandidate] = []
+        self.results: ValueCandidates = ValueCandidates()
+        self.settled: list[str] = []  # what the last checkpoint did to provisional variables
         self.shown = line("the number on screen, e.g. 000120",
                           "Type the number the screen shows now and press Enter: the moment is kept as a "
                           "checkpoint.\nType the digits as drawn (leading zeros too): they tell the width.")
@@ -127,7 +131,13 @@ class ScreenFinderPanel(QWidget):
             return
         self.shown.clear()
         self.refresh()
+        self.settled = self._guard(lambda: provisional.settle(self.results, self.watch, self._scenario())) or []
+        if self.settled:
+            self._say(self.message.text() + "\n" + "\n".join(s[0].upper() + s[1:] + "." for s in self.settled))
         self.done_typing.emit()
+
+    def _scenario(self) -> Any:
+        return self.scenario() if self.scenario is not None else None
 
     def remove_selected(self) -> None:
         row_index = self.checkpoints.currentRow()
@@ -144,7 +154,7 @@ class ScreenFinderPanel(QWidget):
         self.checkpoints.clear()
         self.checkpoints.addItems(self.finder.steps())
         count = len(self.finder.checkpoints)
-        self.results = self._guard(self.finder.candidates) or [] if count >= 2 else []
+        self.results = (self._guard(self.finder.candidates) or ValueCandidates()) if count >= 2 else ValueCandidates()
         self._fill()
         if count < 2:
             self._say(f"{count} checkpoint{'s' if count != 1 else ''}: play until the number changes, "
@@ -161,16 +171,34 @@ class ScreenFinderPanel(QWidget):
                 text += (f" {widths} read{'s' if len(alike) == 1 else ''} the same so far: the values have not needed "
                          "the extra bytes yet. Type the number again once it is larger, or choose the width the game "
                          "is likely to use (a score is seldom one byte).")
+            text += self._play_words()
+            for ambiguity in self.results.ambiguities[:2]:
+                text += "\n" + provisional.explain(ambiguity)[0].upper() + provisional.explain(ambiguity)[1:] + "."
+            if self.results.ambiguities:
+                text += "\nA variable made now is provisional: the next checkpoint re-solves it."
             self._say(text)
+
+    def _play_words(self) -> str:
+        played = self.results.played_frames
+        if not played:
+            return " No play to check them on yet (the rewind history is empty)."
+        volatile = sum(c.steady is False for c in self.results)
+        return (f" Checked on {played} frames of play" + (f": {volatile} volatile (greyed, ranked last)."
+                                                          if volatile else ": all steady."))
 
     def _fill(self) -> None:
         self.table.setRowCount(len(self.results))
         for index, candidate in enumerate(self.results):
-            cells = (f"0x{candidate.address:X}", candidate.type, str(candidate.scale), f"{candidate.bias:+d}", "", "")
-            tip = candidate.describe() + (f"\n{relation(candidate).capitalize()}" if relation(candidate) else "")
+            in_play = {None: "", True: "steady", False: "volatile"}[candidate.steady]
+            cells = (f"0x{candidate.address:X}", candidate.type, str(candidate.scale), f"{candidate.bias:+d}",
+                     in_play, "", "")
+            tip = "\n".join([candidate.describe(), *([relation(candidate).capitalize()] if relation(candidate) else []),
+                             *candidate.notes])
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)
+                if candidate.steady is False:
+                    item.setForeground(QColor(VOLATILE_COLOR))
                 self.table.setItem(index, column, item)
         self.refresh_values()
         if self.results:
@@ -213,9 +241,10 @@ class ScreenFinderPanel(QWidget):
                                             f"Name for {candidate.type} at 0x{candidate.address:X}:", text=proposed)
             if not ok or not name.strip():
                 return None
-        scenario = self.scenario() if self.scenario is not None else None
+        scenario = self._scenario()
         as_reward = self.as_reward.isChecked() and scenario is not None
-        said = self._guard(lambda: self.finder.make_variable(candidate, name, self.watch, scenario, as_reward))
+        said = self._guard(lambda: self.finder.make_variable(candidate, name, self.watch, scenario, as_reward,
+                                                             self.results.ambiguities))
         if said is None:
             return None
         self._say(said[0].upper() + said[1:] + ".")

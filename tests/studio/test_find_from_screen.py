@@ -21,6 +21,7 @@ from studio.model.screen_values import ScreenValueFinder, check_shown
 from studio.model.session import Session
 from studio.model.settings import Settings
 from studio.model.state_labels import StateLabels
+from studio.qt.screen_finder import VALUE_NOW
 from tests.conftest import ROOT
 
 SCORE, LIVES = 0x20, 0x13
@@ -28,6 +29,10 @@ SCORE, LIVES = 0x20, 0x13
 
 @pytest.fixture
 def bare_nes(tmp_path) -> Path:
+    return make_bare_nes(tmp_path)
+
+
+def make_bare_nes(tmp_path: Path) -> Path:
     """The NES demo with no variables and no reward or done: a bare ROM to integrate."""
     folder = tmp_path / "StudioDemo-Nes"
     shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
@@ -69,9 +74,9 @@ def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, ba
     assert finder.checkpoints.count() == 3 and finder.table.rowCount() >= 2
     best = finder.results[0]
     assert (best.address, best.type, best.scale, best.bias) in {(SCORE, "<u2", 1, 0), (0x22, ">n5", 1, 0)}
-    assert finder.table.item(0, 4).text() == str(session.emulator.memory.read(SCORE, "<u2"))  # live value
+    assert finder.table.item(0, VALUE_NOW).text() == str(session.emulator.memory.read(SCORE, "<u2"))  # live value
     hold(session, "A", 5)  # frames run: the value follows (at most 10 times a second)
-    qtbot.waitUntil(lambda: finder.table.item(0, 4).text() == str(session.emulator.memory.read(SCORE, "<u2")),
+    qtbot.waitUntil(lambda: finder.table.item(0, VALUE_NOW).text() == str(session.emulator.memory.read(SCORE, "<u2")),
                     timeout=1000)
     assert finder.make_variable(0, finder.watch.unique_name("score")) == "score"
     assert finder.message.text().startswith("Made score (") and "its increase is the reward" in finder.message.text()
