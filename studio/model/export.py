@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from emucore.integration import Finding, Integration, lint
+from studio.model.known_roms import clash_warning, name_clashes
 
 
 @dataclass
@@ -14,6 +15,8 @@ class ExportResult:
     folder: Path
     files: list[str]
     findings: list[Finding]
+    #: Name clashes: another ROM's integration of the same name that would be loaded instead.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Finding]:
@@ -26,7 +29,8 @@ def export_integration(source: str | os.PathLike[str], target_parent: str | os.P
 
     Everything goes through ``emucore.integration``: rom.sha, data.json, scenario.json (and other
     scenarios), metadata.json with its default state, the states, the Lua scripts, and the ROM
-    when ``include_rom``. The written folder is linted; the findings come back with it.
+    when ``include_rom``. The written folder is linted; the findings come back with it, and a
+    warning for each integration of the same name made for another ROM (:func:`name_clashes`).
     """
     integration = Integration.load(source)
     folder = Path(target_parent) / integration.name
@@ -34,4 +38,5 @@ def export_integration(source: str | os.PathLike[str], target_parent: str | os.P
         raise ValueError(f"{folder} is the integration itself: choose another folder to export into")
     files = sorted(integration.files(include_rom=include_rom))
     written = integration.save(folder, include_rom=include_rom)
-    return ExportResult(written, files, lint(written))
+    warnings = [clash_warning(integration.name, c) for c in name_clashes(integration.name, integration.rom_shas)]
+    return ExportResult(written, files, lint(written), warnings)
