@@ -10,18 +10,12 @@ on a Ray cluster (the same episodes either way). Agents see a :class:`~emucore.e
 :attr:`Agent.env_kwargs`). Every episode is recorded as a ``.bk2`` from the
 episode's start state; only the best one (highest return) is kept, as bytes, in the report.
 
-Flags (heuristics, see :func:`scenario_flags`):
-
-* ``never done`` - no episode ended by the scenario's done condition (all hit ``max_steps``);
-* ``done on first step`` - an episode was done after its first step (an ``all`` with no tests,
-  a test that is true at the start state, ...);
-* ``reward always zero`` - not one step of any episode was rewarded;
-* ``reward farming`` - within some window of :data:`FARM_WINDOW` steps (or the whole episode
-  when shorter, at least :data:`FARM_MIN_WINDOW`), at least :data:`FARM_REWARDED` of the steps
-  were rewarded and the cumulative reward grew linearly (R^2 >= :data:`FARM_LINEAR`), while the
-  game stalled: the window shows at most :data:`FARM_DISTINCT` distinct screens, or distinct
-  RAM contents (both hashed per step). Reward that keeps coming while nothing on screen moves
-  is what a reward on a timer or a frame counter looks like.
+Flags (heuristics) are :mod:`studio.model.agent_flags`': the step budget, done on the first step
+or early, reward always zero, spikes, returns beyond what the score typed in Find from screen makes
+plausible (:mod:`studio.model.plausibility`, read from the studio's workspace for the game) and
+reward farming. The report also lists the checks that passed and sums the run up in one line
+(:func:`~studio.model.sanity_agent.run_summary`). The "Sanity" agent
+(:class:`~studio.model.sanity_agent.SanityAgent`) plays random buttons but START and SELECT.
 
 This module is Qt-free (import-linter checks it).
 """
@@ -33,8 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 import emucore
 from emucore.agents import (
@@ -50,20 +42,25 @@ from emucore.agents import (
 )
 from emucore.rollout import EpisodeResult, Rollout, StepEvent, run_local
 from emucore.rollout.episode import STOPPED
+from studio.model.agent_flags import (
+    DEFAULT_FPS,
+    Flag,
+    checks_passed,
+    checks_skipped,
+    farming_window,
+    scenario_flags,
+)
+from studio.model.plausibility import Plausibility, find_plausibility
+from studio.model.sanity_agent import SanityAgent, run_summary
 
 __all__ = [
-    "AGENTS", "Agent", "BruteAgent", "EpisodeResult", "Flag", "IdleAgent", "MovieAgent", "PolicyAgent",
-    "RandomAgent", "RightBiasedAgent", "RunReport", "StepEvent", "algo_of", "make_agent", "run_episodes",
-    "sb3_available", "scenario_flags",
+    "AGENTS", "Agent", "BruteAgent", "EpisodeResult", "Flag", "IdleAgent", "MovieAgent", "Plausibility",
+    "PolicyAgent", "RandomAgent", "RightBiasedAgent", "RunReport", "SANITY", "SanityAgent", "StepEvent", "algo_of",
+    "checks_passed", "checks_skipped", "farming_window", "find_plausibility", "make_agent", "run_episodes",
+    "run_summary", "sb3_available", "scenario_flags",
 ]
 
 # ---- the report ----
-
-
-@dataclass
-class Flag:
-    name: str  # "never done", "done on first step", "reward always zero", "reward farming"
-    detail: str
 
 
 @dataclass
@@ -75,6 +72,10 @@ class RunReport:
     buttons: list[str]
     episodes: list[EpisodeResult] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)  # the checks that raised no flag, in words
+    unchecked: list[str] = field(default_factory=list)  # the checks that could not be made, with why
+    summary: str = ""  # the run in one line (run_summary)
+    plausibility: Plausibility | None = None  # what the returns were held against
     best_index: int | None = None
     best_movie: bytes | None = None  # the best episode's .bk2
     stopped: bool = False
@@ -100,73 +101,6 @@ class RunReport:
         return path
 
 
-# ---- flags ----
-
-FARM_WINDOW = 300
-FARM_MIN_WINDOW = 30
-FARM_REWARDED = 0.8
-FARM_DISTINCT = 0.1
-FARM_LINEAR = 0.95
-
-
-def _linear_r2(values: np.ndarray) -> float:
-    x = np.arange(len(values), dtype=np.float64)
-    if np.ptp(values) == 0:
-        return 0.0
-    r = np.corrcoef(x, values)[0, 1]
-    return float(r * r)
-
-
-def farming_window(episode: EpisodeResult) -> tuple[int, int] | None:
-    """The first ``(start, stop)`` window in which ``episode`` farms reward (see the module doc)."""
-    n = episode.length
-    window = min(FARM_WINDOW, n)
-    if window < FARM_MIN_WINDOW:
-        return None
-    rewarded = episode.rewards > 0
-    stride = max(1, window // 4)
-    for start in range(0, n - window + 1, stride):
-        stop = start + window
-        if rewarded[start:stop].mean() < FARM_REWARDED:
-            continue
-        limit = max(2, int(FARM_DISTINCT * window))
-        stalled = (
-            len(np.unique(episode.screen_hashes[start:stop])) <= limit
-            or len(np.unique(episode.ram_hashes[start:stop])) <= limit
-        )
-        if stalled and _linear_r2(np.cumsum(episode.rewards[start:stop])) >= FARM_LINEAR:
-            return start, stop
-    return None
-
-
-def scenario_flags(episodes: list[EpisodeResult], max_steps: int) -> list[Flag]:
-    """The likely scenario bugs these episodes show."""
-    flags: list[Flag] = []
-    if not episodes:
-        return flags
-    full = [e for e in episodes if e.done_reason == "max steps"]
-    if full and not any(e.terminated for e in episodes):
-        flags.append(Flag("never done", f"no episode was done within {max_steps} steps"))
-    first = [e for e in episodes if e.terminated and e.length == 1]
-    if first:
-        flags.append(Flag("done on first step", f"episodes {[e.index for e in first]} were done after one step "
-                          f"(episode {first[0].index}: {first[0].done_reason})"))
-    if all(not np.any(e.rewards) for e in episodes):
-        steps = sum(e.length for e in episodes)
-        flags.append(Flag("reward always zero", f"no reward in {steps} steps"))
-    for e in episodes:
-        found = farming_window(e)
-        if found is not None:
-            start, stop = found
-            flags.append(Flag(
-                "reward farming",
-                f"episode {e.index}: reward on {int((e.rewards[start:stop] > 0).sum())} of steps "
-                f"{start + 1}-{stop} while the game stalled (screen or RAM repeating)",
-            ))
-            break
-    return flags
-
-
 # ---- the runner ----
 
 
@@ -183,6 +117,8 @@ def run_episodes(
     on_episode: Callable[[EpisodeResult], None] | None = None,
     stop: threading.Event | None = None,
     ray_address: str | None = None,
+    plausibility: Plausibility | None = None,
+    fps: float = DEFAULT_FPS,
 ) -> RunReport:
     """Plays ``episodes`` episodes of ``game`` headless with ``agent`` and reports on them.
 
@@ -201,6 +137,9 @@ def run_episodes(
             run stops after the episodes that have come back.
         ray_address: A Ray cluster's address ("auto", "host:port") to play the episodes on, spread
             over its nodes: the same episodes as here.
+        plausibility: What the returns are held against (None: :func:`find_plausibility` reads the
+            score checkpoints of the studio's workspace for the game and the scenario's reward terms).
+        fps: The game's frames a second (for the early end check and the summary).
 
     Returns:
         The episodes, the flags and the best episode's movie.
@@ -231,7 +170,14 @@ def run_episodes(
     report.stopped = report.stopped or (stop is not None and stop.is_set())
     report.best_movie = best_movie
     report.buttons = _buttons_of(game, inttype)
-    report.flags = scenario_flags(report.episodes, max_steps)
+    report.plausibility = find_plausibility(game, scenario, inttype) if plausibility is None else plausibility
+    frames_per_step = int(agent.env_kwargs.get("frame_skip", 1))
+    report.flags = scenario_flags(report.episodes, max_steps, report.plausibility, fps=fps,
+                                  frames_per_step=frames_per_step)
+    if report.episodes:
+        report.checks = checks_passed(report.flags, report.plausibility)
+        report.unchecked = checks_skipped(report.flags, report.plausibility)
+    report.summary = run_summary(report.episodes, max_steps, fps=fps, frames_per_step=frames_per_step)
     return report
 
 
@@ -243,11 +189,15 @@ def _buttons_of(game: str | Path, inttype: Any) -> list[str]:
     return [b or "" for b in system_for_path(get_romfile_path(str(game), inttype)).buttons]
 
 
+SANITY = "Sanity (no START/SELECT)"
+"""The sanity preset's title: one episode of :class:`SanityAgent` until the first done or the step budget."""
+
 AGENTS: dict[str, type[Agent]] = {
     "Random": RandomAgent,
     "Right-biased": RightBiasedAgent,
     "Brute": BruteAgent,
     "Idle": IdleAgent,
+    SANITY: SanityAgent,
     "Movie (.bk2)": MovieAgent,
     "Policy (SB3 .zip)": PolicyAgent,
 }

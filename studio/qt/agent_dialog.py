@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from studio.model.agents import (
     AGENTS,
+    SANITY,
     EpisodeResult,
     MovieAgent,
     PolicyAgent,
@@ -155,6 +156,9 @@ class AgentDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.flags_list = QListWidget()
+        self.flags_list.setWordWrap(True)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
         self.status = QLabel("")
 
         left = QWidget()
@@ -168,6 +172,7 @@ class AgentDialog(QDialog):
         flags = QWidget()
         flags_layout = QVBoxLayout(flags)
         flags_layout.setContentsMargins(0, 0, 0, 0)
+        flags_layout.addWidget(self.summary)
         flags_layout.addWidget(QLabel("Flags"))
         flags_layout.addWidget(self.flags_list)
         right.addWidget(flags)
@@ -190,6 +195,8 @@ class AgentDialog(QDialog):
         needs_file = AGENTS.get(title) in (MovieAgent, PolicyAgent)
         self.file_edit.setEnabled(needs_file)
         self.file_button.setEnabled(needs_file)
+        if title == SANITY:  # the preset: one episode, until the first done or the step budget
+            self.episodes_box.setValue(1)
 
     def _browse(self) -> None:
         movie = AGENTS.get(self.agent_box.currentText()) is MovieAgent
@@ -215,6 +222,7 @@ class AgentDialog(QDialog):
         self.report = None
         self.table.setRowCount(0)
         self.flags_list.clear()
+        self.summary.setText("")
         self.plot.clear()
         self._curves.clear()
         self._points.clear()
@@ -311,8 +319,12 @@ class AgentDialog(QDialog):
         self.flags_list.clear()
         for flag in report.flags:
             self.flags_list.addItem(f"{flag.name}: {flag.detail}")
-        if not report.flags:
-            self.flags_list.addItem("No likely scenario bug found")
+        if report.checks:
+            self.flags_list.addItem(("" if report.flags else "No likely scenario bug found. ")
+                                    + "Checks passed: " + "; ".join(report.checks))
+        if report.unchecked:
+            self.flags_list.addItem("Not checked: " + "; ".join(report.unchecked))
+        self.summary.setText(report.summary)
         if report.episodes:
             best = report.episodes[report.best_index or 0]
             mean = float(np.mean(report.returns))

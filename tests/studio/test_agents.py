@@ -41,7 +41,8 @@ def test_random_agent_stats(game, tmp_path):
     assert [e.done_reason for e in report.episodes] == ["frame >= 50 (is 50)"] * 3
     assert all(e.terminated for e in report.episodes)
     assert all(r >= 0 for r in report.returns) and max(report.returns) > 0
-    assert report.flags == []
+    assert report.flag_names == ["early end"]  # done on the frame counter, 0.8 s in: what the flag is for
+    assert "frame >= 50 (is 50)" in report.flags[0].detail and "less than 3 s" in report.flags[0].detail
     assert report.best_index == report.returns.index(max(report.returns))
     assert report.episodes[0].keys(len(report.buttons)).shape == (49, len(report.buttons))
     again = run_episodes(game, scenario=short, agent=RandomAgent(0), episodes=3, max_steps=500)
@@ -59,7 +60,7 @@ def test_never_done_is_flagged(tmp_path):
     never = scenario(tmp_path, "never", {"variables": {"lives": {"op": "equal", "reference": 99}}}, SCORE)
     report = run_episodes("StudioDemo-Nes", scenario=never, agent=RandomAgent(0), episodes=2, max_steps=60)
     assert report.lengths == [60, 60] and [e.done_reason for e in report.episodes] == ["max steps"] * 2
-    assert report.flag_names == ["never done"]
+    assert report.flag_names == ["all at max steps"]
 
 
 def test_done_on_first_step_is_flagged(tmp_path):
@@ -74,7 +75,7 @@ def test_reward_always_zero_is_flagged(tmp_path):
     static = scenario(tmp_path, "static", FRAME_50, {"variables": {"game_over": {"reward": 1.0}}})
     report = run_episodes("StudioDemo-Nes", scenario=static, agent=RandomAgent(0), episodes=2, max_steps=500)
     assert report.returns == [0.0, 0.0]
-    assert report.flag_names == ["reward always zero"]
+    assert report.flag_names == ["early end", "reward always zero"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -149,7 +150,9 @@ def test_dialog_runs_on_a_worker(qtbot, tmp_path):
     assert [dialog.table.item(r, 3).text() for r in range(2)] == ["frame >= 50 (is 50)"] * 2
     assert [dialog.table.item(r, 2).text() for r in range(2)] == ["49", "49"]
     assert dialog.save_button.isEnabled() and dialog.run_button.isEnabled()
-    assert dialog.flags_list.count() == 1 and len(dialog._curves) == 2
+    assert len(dialog._curves) == 2
+    assert [dialog.flags_list.item(r).text().split(":")[0] for r in range(dialog.flags_list.count())] == [
+        "early end", "Checks passed", "Not checked"]
     dialog.report.save_best(tmp_path / "best.bk2")
     assert replay(tmp_path / "best.bk2").total_reward == max(dialog.report.returns)
     dialog.close()
