@@ -51,7 +51,7 @@ from emucore.search.done_evidence import (
     Variable,
     data_variables,
 )
-from emucore.search.episodes import episode_examples
+from emucore.search.episodes import DoneExamples, episode_examples
 from emucore.search.snapshot import Snapshot
 
 POOL = 768  # the tests combined into rules of two terms: half the most stable, half the rarest alive
@@ -132,7 +132,8 @@ def done_rules(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[St
     over_snaps = list(snapshots_of(emulator, over, "over state"))
     near: list[list[Snapshot]] = []
     if episodes is not None:
-        examples = episode_examples(emulator, episodes, margin=margin)
+        examples = episodes if isinstance(episodes, DoneExamples) else episode_examples(emulator, episodes,
+                                                                                          margin=margin)
         alive = _Chain((alive, examples.alive))
         over_snaps += examples.over
         near = examples.near
@@ -283,7 +284,8 @@ def suggest_done(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[
         over: Marked states at the frame the episode should end (one or more game overs).
         episodes: The recorded play: episodes that each end at a game over, each a
             :class:`~emucore.movie.Movie`, a ``.bk2`` path or a list of states in time order
-            (:func:`~emucore.search.episode_examples`). Every frame before the game over is
+            (:func:`~emucore.search.episode_examples`), or what that function gave (episodes
+            taken with different margins, added together). Every frame before the game over is
             alive, the last one is over.
         margin: Frames just before each episode's game over that are neither alive nor over.
         data: The integration's data.json variables (``{"lives": {"address": .., "type": ..}}``

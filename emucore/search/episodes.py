@@ -49,6 +49,11 @@ class DoneExamples:
     over: list[Snapshot]
     near: list[list[Snapshot]] = field(default_factory=list)
 
+    def __add__(self, other: DoneExamples) -> DoneExamples:
+        """Both sets of episodes (each taken with its own margin)."""
+        return DoneExamples(Frames(self.alive.replays + other.alive.replays), self.over + other.over,
+                            self.near + other.near)
+
 
 def _states(emulator: Any, index: int, item: Iterable[Any], margin: int) -> tuple[list[Snapshot], ...]:
     if isinstance(item, (bytes, bytearray, memoryview, Snapshot)):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,9 @@ from emucore.fileio import atomic_write_text
 from emucore.integration import DATA_FILE, read_data_file, read_state_file, write_state_file
 from emucore.integration.datafile import data_entry
 from emucore.search import DoneRule, done_rules, episode_examples
-from emucore.search.checkpoints import StateLike
+from emucore.search.done import DoneRules
+from emucore.search.episodes import DoneExamples
+from studio.model import play_history
 from studio.model.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.episodes import ended_at_game_over
 from studio.model.session import Session
@@ -42,6 +43,9 @@ FOLDER = "done_marks"
 INDEX = "index.json"
 KINDS = ("alive", "over")
 MARK_FILE = re.compile(r"^(alive|over)-\d{6,}(-\d+)?\.state$")
+PLAY_FILE = re.compile(r"^play-\d{6,}(-\d+)?\.npz$")
+PLAY_MARGIN = 30  # moments of kept play (every other frame) before a marked game over that are neither alive nor over
+MOVIE_MARGIN = 60  # frames of an episode movie, likewise: a mark made on seeing "GAME OVER" comes a little late
 NO_RULE = ("no rule separates the examples: mark more alive moments, e.g. right before the game over, "
            "and check that no game-over mark or episode movie ends while the game still runs")
 
@@ -53,17 +57,7 @@ class Mark:
     kind: str
     file: str
     frame: int
-
-
-class _Chain:
-    """Several iterables of examples in a row, iterable any number of times."""
-
-    def __init__(self, *parts: Iterable[StateLike]):
-        self.parts = parts
-
-    def __iter__(self) -> Iterator[StateLike]:
-        for part in self.parts:
-            yield from part
+    play: str | None = None  # the play before a game over (:mod:`studio.model.play_history`)
 
 
 class DoneMarks:
@@ -101,7 +95,7 @@ class DoneMarks:
             return
         marks = raw.get("marks", [])
         good = [m for m in marks if _mark_ok(m)] if isinstance(marks, list) else []
-        self.marks = [Mark(m["kind"], m["file"], m["frame"]) for m in good]
+        self.marks = [Mark(m["kind"], m["file"], m["frame"], m.get("play")) for m in good]
         bad = not isinstance(marks, list) or len(good) != len(marks)
         lists = {key: raw.get(key, []) for key in ("movies", "removed", "episode_folders")}
         for key, value in lists.items():
@@ -144,17 +138,34 @@ class DoneMarks:
         while name in taken or (self.folder / name).exists():
             name, n = f"{kind}-{frame:06d}-{n}.state", n + 1
         write_state_file(self.folder / name, state)
-        mark = Mark(kind, name, frame)
+        mark = Mark(kind, name, frame, self._keep_play(name, state, frame) if kind == "over" else None)
         self.marks.append(mark)
         self._states[name] = state
         self._write_index()
         return mark
 
+    def _keep_play(self, name: str, state: bytes, frame: int) -> str | None:
+        """Keeps the rewind history before a game over as its episode (not while episodes are
+        recorded: the episode movie holds the same play); returns the file's name."""
+        if self.session.episodes is not None or len(self.session.rewind) < 2:
+            return None
+        earlier = max((m.frame for m in self.marks if m.kind == "over" and m.frame < frame), default=-1)
+        states = ((f, s) for f, s in self.session.rewind.states() if f > earlier)  # not through an earlier game over
+        with self.session.scratch() as emulator:
+            frames, rows = play_history.capture(emulator, states, state, frame)
+        if len(rows) < 2:
+            return None
+        play = "play-" + name[len("over-"):-len(".state")] + ".npz"
+        play_history.save(self.folder / play, frames, rows)
+        return play
+
     def remove(self, mark: Mark) -> None:
-        """Forgets a mark and deletes its state file."""
+        """Forgets a mark and deletes its state file (and its play)."""
         self.marks = [m for m in self.marks if m != mark]
         self._states.pop(mark.file, None)
         (self.folder / mark.file).unlink(missing_ok=True)
+        if mark.play:
+            (self.folder / mark.play).unlink(missing_ok=True)
         self._write_index()
 
     def clear(self, kind: str | None = None) -> None:
@@ -239,39 +250,72 @@ class DoneMarks:
         variables = read_data_file(self.session.folder / DATA_FILE, missing_ok=True).variables
         return {name: data_entry(v) for name, v in variables.items()}
 
-    def suggest(self, limit: int = 10) -> list[DoneRule]:
-        """Done rules true on every game-over example and false on every alive one, best first.
+    def plays(self) -> list[tuple[Mark, list[Any]]]:
+        """The kept play of each game-over mark that has one (a file that cannot be used is set
+        aside and reported; its mark stays, as a plain game-over example)."""
+        found = []
+        for mark in [m for m in self.marks if m.kind == "over" and m.play]:
+            path = self.folder / str(mark.play)
+            try:
+                found.append((mark, play_history.load(path, self.session.emulator)))
+            except ValueError as exc:
+                self.session.report(set_aside_problem(path, exc, f"the game over at frame {mark.frame} is used "
+                                                      "without the play before it"))
+                self.marks = [Mark(m.kind, m.file, m.frame) if m == mark else m for m in self.marks]
+                self._write_index()
+        return found
+
+    def suggest(self, limit: int = 10) -> DoneRules:
+        """Done rules true on every game-over example and false on every alive one, best first
+        (the engine's robustness order), with the ``warnings`` that hold for all of them.
+
+        The evidence: the marks; the play kept before each marked game over and the episode
+        movies, every frame of which but the last second before the game over is alive.
 
         Raises:
             ValueError: no game-over example, no alive example, no rule separates them, or a
                 file (data.json, a movie, a state) cannot be used.
         """
-        alive, over = self.states("alive"), self.states("over")
-        movies = self.movies()
-        if not over and not movies:
+        alive, movies, plays = self.states("alive"), self.movies(), self.plays()
+        over = [s for m in self.marks if m.kind == "over" and not m.play and (s := self._state(m)) is not None]
+        if not over and not movies and not plays:
             raise ValueError("no game-over example yet: play to the game over and mark it (Mark game over), "
                              "or record episodes that end at a game over")
-        if not alive and not movies:
+        if not alive and not movies and not plays:
             raise ValueError("no alive example yet: mark moments where the game is running (Mark alive), "
                              "e.g. right before the game over")
         data = self.data_variables()
         with self.session.scratch() as emulator:  # the replays load other states: the picture stays
-            alive_examples: Iterable[StateLike] = alive
-            over_examples: list[StateLike] = list(over)
-            if movies:
-                try:
-                    examples = episode_examples(emulator, movies)
-                except (EmucoreError, OSError) as exc:
-                    raise ValueError(f"an episode movie cannot be used: {describe(exc)}") from exc
-                alive_examples = _Chain(alive, examples.alive)
-                over_examples += examples.over
-            rules = done_rules(emulator, alive_examples, over_examples, data=data, limit=limit)
+            try:
+                recorded = self._movie_examples(emulator, movies)
+            except (EmucoreError, OSError) as exc:
+                raise ValueError(f"an episode movie cannot be used: {describe(exc)}") from exc
+            kept = [episode_examples(emulator, [snaps], margin=min(PLAY_MARGIN, len(snaps) - 2))
+                    for _, snaps in plays]
+            episodes = _sum([*kept, *([recorded] if recorded else [])])
+            rules = done_rules(emulator, alive, over, episodes=episodes, data=data, limit=limit)
+            if not rules and plays:  # the kept play disagrees with the marks: the marks win, and it is said
+                plain = [s for m, _ in plays if (s := self._state(m)) is not None]
+                rules = done_rules(emulator, alive, over + plain, episodes=recorded, data=data, limit=limit)
+                frames = ", ".join(str(m.frame) for m, _ in plays)
+                rules.warnings.insert(0, f"no rule separates the play kept before the game over at frame {frames} "
+                                      "from the marks: it is left out (did the play go through an earlier game "
+                                      "over, or is an alive mark past the game over?)")
         if not rules:
             raise ValueError(NO_RULE)
         unique: dict[str, DoneRule] = {}  # a byte's "nonzero" and "not-equal 0" write the same rule
         for rule in rules:
             unique.setdefault(json.dumps([rule.variables, rule.done], sort_keys=True), rule)
-        return list(unique.values())
+        return DoneRules(unique.values(), rules.warnings)
+
+    @staticmethod
+    def _movie_examples(emulator: Any, movies: list[Path]) -> DoneExamples | None:
+        if not movies:
+            return None
+        try:
+            return episode_examples(emulator, movies, margin=MOVIE_MARGIN)
+        except ValueError:  # a movie shorter than the margin: take every movie without one
+            return episode_examples(emulator, movies)
 
     def preview(self, rule: DoneRule) -> list[Preview]:
         """Each regression movie's first frame where ``rule`` fires, beside its expected done frame."""
@@ -284,10 +328,19 @@ class DoneMarks:
         return accept_rule(self.session.folder, rule, doc=doc, watch=watch)
 
 
+def _sum(examples: list[DoneExamples]) -> DoneExamples | None:
+    total = None
+    for part in examples:
+        total = part if total is None else total + part
+    return total
+
+
 def _mark_ok(entry: object) -> bool:
     if not isinstance(entry, dict):
         return False
-    kind, file, frame = entry.get("kind"), entry.get("file"), entry.get("frame")
+    kind, file, frame, play = entry.get("kind"), entry.get("file"), entry.get("frame"), entry.get("play")
+    if play is not None and (kind != "over" or not isinstance(play, str) or not PLAY_FILE.match(play)):
+        return False
     return (kind in KINDS and isinstance(file, str) and bool(MARK_FILE.match(file)) and file.startswith(kind)
             and isinstance(frame, int) and not isinstance(frame, bool) and 0 <= frame < 1 << 62)
 

@@ -439,8 +439,10 @@ class ScenarioDocument:
             game = load_game_data(sources, self.session.system, lambda: self.session.emulator.memory).data
             game.reset()
             self._report_load_errors(game)
-            game.update_ram()  # the evaluation env.reset() makes; its result is discarded
+            game.update_ram()  # the evaluation env.reset() makes; its reward is discarded
             game.totals = [np.float32(0)] * len(game.totals)  # the total sums the frames shown
+            self.done_reasons = game.explain_done()  # done reads the memory now: shown at once, paused or not
+            self.done = bool(game.done)
         except Exception as e:  # noqa: BLE001 - any evaluation failure is shown, never raised into the loop
             self.error = str(e) if isinstance(e, IntegrationError) else f"{type(e).__name__}: {e}"
             return

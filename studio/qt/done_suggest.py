@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from emucore.errors import EmucoreError
 from emucore.search import DoneRule
+from emucore.search.done import DoneRules
 from studio.model.done_marks import DoneMarks, rule_terms
 from studio.model.done_rule import Preview
 from studio.model.session import Session
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
 
 ERROR_STYLE = "color: #c62828;"
 OK_STYLE = "color: #2e7d32;"
+WARN_STYLE = "color: #e65100;"
+RULES_SHOWN = 6  # rules the list shows without scrolling
+RANKING = ("most robust first: flags and counts that take few values while alive, then fewer terms, "
+           "then your own variables")
 
 
 def preview_line(row: Preview) -> str:
@@ -64,15 +69,22 @@ class DoneSuggestPanel(QGroupBox):
         self.doc = doc
         self.watch: Watch | None = None
         self.marks = DoneMarks(session)
-        self.rules: list[DoneRule] = []
+        self.rules: DoneRules = DoneRules()
         self.previews: list[Preview] = []
+        self.confirming = False  # Accept was pressed once on a rule with warnings: the next press accepts
         self.counts = QLabel()
+        self.counts.setWordWrap(True)
         self.rule_list = QListWidget()
-        self.rule_list.setMinimumHeight(60)
+        self.rule_list.setMinimumHeight(self._list_height(RULES_SHOWN))
         self.rule_list.currentRowChanged.connect(self._rule_chosen)
         self.preview = QLabel()
         self.preview.setTextFormat(Qt.TextFormat.PlainText)
         self.preview.setWordWrap(True)
+        self.cautions = QLabel()
+        self.cautions.setTextFormat(Qt.TextFormat.PlainText)
+        self.cautions.setWordWrap(True)
+        self.cautions.setStyleSheet(WARN_STYLE)
+        self.cautions.hide()
         self.message = QLabel()
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setWordWrap(True)
@@ -96,6 +108,7 @@ class DoneSuggestPanel(QGroupBox):
         layout.addWidget(self.counts)
         layout.addLayout(marking)
         layout.addWidget(self.rule_list, 1)
+        layout.addWidget(self.cautions)
         layout.addLayout(accepting)
         layout.addWidget(self.preview)
         layout.addWidget(self.message)
@@ -117,29 +130,38 @@ class DoneSuggestPanel(QGroupBox):
     def _marked(self, frame: int, what: str) -> str:
         return f"marked frame {frame} as {what}"
 
+    def _list_height(self, rows: int) -> int:
+        return self.fontMetrics().lineSpacing() * rows + 6 * rows + 8
+
     def suggest(self) -> str:
         """Lists the ranked rules (the best one chosen and previewed)."""
         def run() -> str:
-            self.rules = []
+            self.rules = DoneRules()
             self.rule_list.clear()
             self.rules = self.marks.suggest()
             data = self.marks.data_variables()
             for rank, rule in enumerate(self.rules, 1):
-                lines = rule_terms(rule, data)
-                joined = " and " if len(lines) > 1 else ""
-                item = QListWidgetItem(f"{rank}. " + f"\n    {joined}".join(lines))
-                item.setToolTip(rule.describe())
+                mark = "\u26a0 " if rule.warnings else ""
+                item = QListWidgetItem(f"{rank}. {mark}" + "  and  ".join(rule_terms(rule, data)))
+                item.setToolTip("\n".join([rule.describe(), *rule.warnings]))
                 self.rule_list.addItem(item)
             self.rule_list.setCurrentRow(0)
-            if len(self.rules) == 1:
-                return "1 rule separates the examples"
-            return f"{len(self.rules)} rules, best first (fewest terms, your variables, stable values)"
+            said = "1 rule separates the examples" if len(self.rules) == 1 else f"{len(self.rules)} rules, {RANKING}"
+            return said + "".join(f"\n\u26a0 {w}" for w in self.rules.warnings)
 
-        return self._run(run, busy="Replaying the examples to find a rule...")
+        return self._run(run, busy="Replaying the examples and the play before each game over to find a rule...")
+
+    def cautions_for(self, rule: DoneRule) -> list[str]:
+        """What to weigh before accepting ``rule``: the evidence's warnings and the rule's own."""
+        return [*self.rules.warnings, *rule.warnings]
 
     def _rule_chosen(self, row: int) -> None:
         self.accept_button.setEnabled(0 <= row < len(self.rules))
+        self._unconfirm()
         self.previews = []
+        cautions = self.cautions_for(self.rules[row]) if 0 <= row < len(self.rules) else []
+        self.cautions.setText("\n".join(f"\u26a0 {c}" for c in cautions))
+        self.cautions.setVisible(bool(cautions))
         if not 0 <= row < len(self.rules):
             self.preview.setText("")
             return
@@ -157,16 +179,28 @@ class DoneSuggestPanel(QGroupBox):
         return self.rules[row] if 0 <= row < len(self.rules) else None
 
     def accept(self) -> str:
-        """Writes the chosen rule (new variables into data.json, the done into scenario.json)."""
+        """Writes the chosen rule (new variables into data.json, the done into scenario.json).
+        A rule with warnings is written on the second press: the first one asks to weigh them."""
         def run() -> str:
             rule = self.chosen
             if rule is None:
                 raise ValueError("suggest a rule and choose one first")
+            cautions = self.cautions_for(rule)
+            if cautions and not self.confirming:
+                self.confirming = True
+                self.accept_button.setText("Accept anyway")
+                return ("Before accepting, weigh: " + "; ".join(cautions) +
+                        ". Press Accept anyway to write the rule, or add the evidence and Suggest again.")
+            self._unconfirm()
             watch = self.watch if self.watch is not None and self.watch.session is self.session else None
             accepted = self.marks.accept(rule, doc=self.doc, watch=watch)
             return f"accepted {rule.describe()}: {accepted.describe()}"
 
         return self._run(run)
+
+    def _unconfirm(self) -> None:
+        self.confirming = False
+        self.accept_button.setText("Accept")
 
     # ---- display ----
 
@@ -188,14 +222,16 @@ class DoneSuggestPanel(QGroupBox):
                 QApplication.restoreOverrideCursor()
         self._show_counts()
         self.message.setText(text)
-        self.message.setStyleSheet(ERROR_STYLE if error else OK_STYLE)
+        warned = self.confirming or "\u26a0" in text
+        self.message.setStyleSheet(ERROR_STYLE if error else WARN_STYLE if warned else OK_STYLE)
         self.message.setVisible(bool(text))
         return text
 
     def _show_counts(self) -> None:
         marks = self.marks
-        self.counts.setText(f"alive marks: {marks.count('alive')}   game-over marks: {marks.count('over')}   "
-                            f"episode movies: {len(marks.movies())}")
+        plays = sum(m.kind == "over" and bool(m.play) for m in marks.marks)
+        self.counts.setText(f"alive marks: {marks.count('alive')}   game-over marks: {marks.count('over')} "
+                            f"({plays} with the play before it)   episode movies: {len(marks.movies())}")
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.marks.close()

@@ -194,8 +194,11 @@ def test_bare_rom_to_a_trained_integration(qtbot, bare_rom, tmp_path):
     me.did("click Suggest")
     me.shot("done-suggested")
     assert box.rules, box.message.text()
-    box.accept()
+    assert box.accept().startswith("Before accepting, weigh: one game over seen")  # said before it is written
     me.did("click Accept")
+    assert box.accept_button.text() == "Accept anyway"
+    box.accept()
+    me.did("click Accept anyway")
     # 5. export, and an env that trains on it
     exported = export_integration(session.folder, tmp_path / "export", include_rom=True)
     me.did("Ctrl+E, choose a folder, OK", 3)

@@ -122,7 +122,9 @@ def test_the_preview_shows_where_a_rule_fires_on_each_regression_movie(tmp_path)
         session.advance(frame - session.frame)
         marks.mark_alive()
     to_game_over(session)
+    session.rewind.clear()  # no play before the mark to keep: the marks alone
     marks.mark_over()
+    assert marks.marks[-1].play is None
     hasty = marks.suggest()[0]
     assert hasty.done == {"variables": {"timer": {"op": "equal", "reference": 300}}}  # never seen alive
     assert [(p.movie, p.expected) for p in marks.preview(hasty)] == [("to-the-end.bk2", expected)]
@@ -175,6 +177,7 @@ def test_bad_cases_say_what_to_do(nes):
     with pytest.raises(ValueError, match="no game-over example yet"):
         marks.suggest()
     to_game_over(session)
+    session.rewind.clear()  # no play before the mark is kept
     marks.mark_over()
     with pytest.raises(ValueError, match="no alive example yet.*right before the game over"):
         marks.suggest()
@@ -293,13 +296,17 @@ def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views
     session = window.session
     mark_two_games(session, alive=window.actions["mark_alive"].trigger, over=box.buttons["over"].click)
     assert window.statusBar().currentMessage() == "marked frame 1799 as alive"
-    assert box.counts.text() == "alive marks: 9   game-over marks: 2   episode movies: 0"
-    assert "rules, best first" in box.suggest()
+    assert box.counts.text() == ("alive marks: 9   game-over marks: 2 (2 with the play before it)   "
+                                 "episode movies: 0")
+    assert "rules, most robust first" in box.suggest()
     assert box.rule_list.item(0).text() == "1. gameover (new variable, 0x12 |u1) nonzero"
     line = 900 - 1  # the game over's session frame; the movie's line 0 (its reset frame) was session frame 1
     assert box.preview.text() == f"to-the-end.bk2: fires at frame {line}, expected: no done  (differs)"
+    assert box.cautions.isHidden()  # two game overs, each with the play before it: nothing to weigh
     accepted = box.accept()
     assert accepted.startswith("accepted gameover nonzero: data.json: added gameover (0x12 |u1)")
+    window.scenario_editor.refresh()
+    assert window.scenario_editor.readout.text().endswith("done yes: gameover != 0 (is 1)")  # at once, paused
     assert window.watch.provenance.get("gameover").how == "done suggestion"
     assert window.watch.variables["gameover"].address == GAME_OVER  # the variables dock has it
     assert window.scenario_editor.doc.data["done"] == {"variables": {"gameover": {"op": "nonzero"}}}
@@ -307,3 +314,26 @@ def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views
     (nes / "scenario.json").write_text("{")
     window.scenario_editor.doc.reload()
     assert "fix scenario.json first; nothing was saved" in box.accept() and not box.message.isHidden()
+
+
+def test_accept_asks_to_weigh_the_warnings_first(qtbot, nes):
+    """One game over seen: the box says so beside the rule, and Accept writes only when pressed again."""
+    window = open_window(qtbot, nes)
+    box, session = window.scenario_editor.done_suggest, window.session
+    session.advance(600)
+    box.mark_alive()
+    to_game_over(session)
+    box.mark_over()
+    box.suggest()
+    assert "one game over seen" in box.message.text() and "one game over seen" in box.cautions.text()
+    assert not box.cautions.isHidden()
+    first = box.accept()
+    assert first.startswith("Before accepting, weigh: one game over seen")
+    assert box.accept_button.text() == "Accept anyway"
+    assert "done" not in json.loads((nes / "scenario.json").read_text())  # nothing written yet
+    box.rule_list.setCurrentRow(min(1, box.rule_list.count() - 1))
+    box.rule_list.setCurrentRow(0)  # another choice asks again
+    assert box.accept_button.text() == "Accept"
+    box.accept()
+    assert box.accept().startswith("accepted ")
+    assert json.loads((nes / "scenario.json").read_text())["done"] == box.rules[0].done

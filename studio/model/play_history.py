@@ -1,0 +1,77 @@
+"""The play before a game-over mark, kept as an episode for Suggest. No Qt.
+
+When the integrator marks a game over, the rewind history holds the play that led to it (the
+last ``rewind_seconds``, every other frame), deaths with lives left included. Each of those
+moments is an alive example, the mark the game over: a rule that fires at an earlier death is
+then never offered. The memory of each moment (not the whole state: 2 KiB a frame on the NES,
+64 KiB on the Genesis) is kept beside the mark in ``play-<frame>.npz``, so the evidence
+survives a restart.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from emucore.fileio import atomic_write_bytes
+from emucore.search import Snapshot
+from emucore.search.snapshot import layout_of
+
+MAX_FRAMES = 3600  # at most this many moments of play kept per mark (2 minutes, every other frame)
+
+
+def capture(emulator: Any, states: Iterable[tuple[int, bytes]], over: bytes, over_frame: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The memory of each ``(frame, state)`` before ``over_frame``, then of ``over`` itself:
+    ``(frames, rows)``, rows as :class:`~emucore.search.Snapshot` buffers. The emulator's state
+    is put back."""
+    saved = emulator.get_state()
+    frames, rows = [], []
+    try:
+        for frame, state in states:
+            if frame >= over_frame:
+                continue
+            emulator.set_state(state)
+            frames.append(frame)
+            rows.append(Snapshot.capture(emulator.memory).buf)
+        emulator.set_state(over)
+        frames.append(over_frame)
+        rows.append(Snapshot.capture(emulator.memory).buf)
+    finally:
+        emulator.set_state(saved)
+    frames, rows = frames[-MAX_FRAMES:], rows[-MAX_FRAMES:]
+    return np.asarray(frames, dtype=np.int64), np.stack(rows)
+
+
+def save(path: Path, frames: np.ndarray, rows: np.ndarray) -> None:
+    """Writes the play atomically (compressed: memory changes little from one frame to the next)."""
+    out = io.BytesIO()
+    np.savez_compressed(out, frames=frames, rows=rows)
+    atomic_write_bytes(path, out.getvalue())
+
+
+def load(path: Path, emulator: Any) -> list[Snapshot]:
+    """The play as snapshots of ``emulator``'s memory layout, in time order, the game over last.
+
+    Raises:
+        ValueError: the file is not a kept play, or not of this game's memory.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as kept:
+            frames, rows = kept["frames"], kept["rows"]
+    except (OSError, KeyError, ValueError, EOFError) as exc:
+        raise ValueError(f"{path.name}: not a kept play ({exc})") from exc
+    layout = layout_of(emulator.memory)
+    if rows.ndim != 2 or rows.dtype != np.uint8 or len(frames) != len(rows) or len(rows) < 2:
+        raise ValueError(f"{path.name}: not a kept play (shape {rows.shape}, {len(frames)} frames)")
+    if rows.shape[1] != layout.length:
+        raise ValueError(f"{path.name}: kept for another memory layout ({rows.shape[1]} bytes a frame, "
+                         f"this game has {layout.length})")
+    return [Snapshot(layout, row, int(frame), "play") for frame, row in zip(frames, rows)]
+
+
+__all__ = ["MAX_FRAMES", "capture", "load", "save"]
