@@ -22,11 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_text
 from emucore.integration import DATA_FILE, read_data_file, read_state_file, write_state_file
 from emucore.integration.datafile import data_entry
 from emucore.search import DoneRule, done_rules, episode_examples
+from emucore.search.checkpoints import snapshots_of
 from emucore.search.done import DoneRules
 from emucore.search.episodes import DoneExamples
 from studio.model import play_history
@@ -290,6 +293,7 @@ class DoneMarks:
                 recorded = self._movie_examples(emulator, movies)
             except (EmucoreError, OSError) as exc:
                 raise ValueError(f"an episode movie cannot be used: {describe(exc)}") from exc
+            over = _not_in(emulator, over, recorded)
             kept = [episode_examples(emulator, [snaps], margin=min(PLAY_MARGIN, len(snaps) - 2))
                     for _, snaps in plays]
             episodes = _sum([*kept, *([recorded] if recorded else [])])
@@ -326,6 +330,16 @@ class DoneMarks:
         """Writes the rule's new variables into data.json and makes it scenario.json's ``done``
         (through ``watch`` and ``doc`` when given, so their views reload)."""
         return accept_rule(self.session.folder, rule, doc=doc, watch=watch)
+
+
+def _not_in(emulator: Any, over: list[bytes], recorded: DoneExamples | None) -> list[bytes]:
+    """The game-over marks that are not the end of an episode movie (marking a game over while
+    episodes are recorded ends the episode there: the same game over, not a second one)."""
+    if recorded is None or not over:
+        return over
+    ends = [snap.buf for snap in recorded.over]
+    snaps = list(snapshots_of(emulator, over, "game-over mark"))
+    return [state for state, snap in zip(over, snaps) if not any(np.array_equal(snap.buf, end) for end in ends)]
 
 
 def _sum(examples: list[DoneExamples]) -> DoneExamples | None:
