@@ -38,6 +38,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("stop_movie", "&Movie", "&Stop", "Ctrl+.", "stop_movie"),
     ActionSpec("play_movie", "&Movie", "&Play a movie...", "Ctrl+P", "play_movie_dialog"),
     ActionSpec("run_agent", "&Tools", "&Run an agent...", "Ctrl+Shift+A", "run_agent"),
+    ActionSpec("check_integration", "&Tools", "&Check integration on the recorded play...", "Ctrl+Shift+K",
+               "check_integration"),
     ActionSpec("check_movies", "&Tools", "Re-check the &regression movies", "", "check_regression"),
     ActionSpec("attach_movie", "&Tools", "&Attach a movie to the regression...", "", "attach_regression_movie"),
     ActionSpec("integer_scaling", "&View", "&Integer scaling", "Ctrl+I", "toggle_integer_scaling", checkable=True),

@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
             self.actions[spec.id] = action
         for dock in (self.states_dock, self.variables_dock, self.search_dock, self.scenario_dock, self.ram_dock):
             menus["&View"].addAction(dock.toggleViewAction())
+        menus["&File"].insertAction(self.actions["quit"], self.actions["check_integration"])  # beside Export
         self.recent_menu = menus["&File"].addMenu("Open &recent")
         menus["&File"].insertMenu(self.actions["quit"], self.recent_menu)
         self._build_recent_menu()
@@ -332,7 +333,10 @@ class MainWindow(QMainWindow):
 
     def export_dialog(self) -> None:
         from studio.model.export import export_integration
+        from studio.qt.check_dialog import offer_check_before_export
 
+        if not offer_check_before_export(self):
+            return
         folder = QFileDialog.getExistingDirectory(self, "Export the integration into")
         if not folder:
             return
@@ -347,6 +351,16 @@ class MainWindow(QMainWindow):
             QMessageBox.information(self, "Export", "\n".join(lines))
 
         self._guard(run)
+
+    def check_integration(self) -> None:
+        from studio.qt.check_dialog import CheckDialog, run_check
+
+        def check() -> None:
+            self.session.set_paused(True)
+            self.check_dialog = CheckDialog(self, run_check(self))
+            self.check_dialog.show()
+
+        self._guard(check)
 
     def run_agent(self) -> None:
         from studio.qt.agent_dialog import AgentDialog

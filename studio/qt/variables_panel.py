@@ -318,10 +318,17 @@ class VariablesPanel(QWidget):
             return None
         warning = self.watch.warning(name)
         self.say(warning or f"Added {name!r} to data.json", bool(warning))
+        self.select(name)
+        return name
+
+    def select(self, name: str) -> bool:
+        """Selects and shows the variable ``name`` (False when there is none of that name)."""
+        if name not in self.model.names:
+            return False
         row = self.model.names.index(name)
         self.table.selectRow(row)
         self.table.scrollTo(self.model.index(row, NAME))
-        return name
+        return True
 
     def _add_clicked(self) -> None:
         blocks = self.watch.session.emulator.memory.blocks
