@@ -198,10 +198,11 @@ def _implausible(episodes: list[EpisodeResult], plausibility: Plausibility | Non
     if not over:
         return None
     e, limit = max(over, key=lambda pair: pair[0].total / pair[1])
-    return Flag("implausible return", f"{_episodes([x.index for x, _ in over])} returned more than is plausible: "
-                f"episode {e.index + 1} returned {_n(e.total)} in {e.length} steps where {plausibility.describe()} "
-                f"make at most {_n(limit)} plausible (a {PLAUSIBLE_FACTOR:g}\u00d7 margin included): check the "
-                "score variable's type, byte order and width against the screen, and the reward multiplier")
+    others = f"{_episodes([x.index for x, _ in over])} returned more than is plausible; " if len(over) > 1 else ""
+    return Flag("implausible return", f"{others}episode {e.index + 1} returned {_n(e.total)} in {e.length} steps "
+                f"where {plausibility.describe()} make at most {_n(limit)} plausible (a {PLAUSIBLE_FACTOR:g}\u00d7 "
+                "margin included): check the score variable's type, byte order and width against the screen, and "
+                "the reward multiplier")
 
 
 # ---- all of them ----

@@ -1,7 +1,8 @@
 """The sanity preset: an agent that plays without pausing or resetting the game; a run in one line. No Qt.
 
 :class:`SanityAgent` presses random buttons, but never START or SELECT (they pause, reset or
-open a menu in many games), each choice held for ``hold`` steps as a player holds a button. Played
+open a menu in many games), in combinations the game's action set takes, each choice held for
+``hold`` steps as a player holds a button. Played
 once until the first done or the step budget, it answers the first questions about a scenario:
 does anything happen, does done fire, when, is anything rewarded. :func:`run_summary` says so in
 one line, in words when nothing happened.
@@ -17,14 +18,24 @@ from typing import Any
 import numpy as np
 
 from emucore.agents import Agent
+from emucore.enums import Actions
 from emucore.rollout import EpisodeResult
 
-SKIPPED = ("START", "SELECT")
+SKIPPED = ("START", "SELECT", "RUN", "PAUSE", "RESET")  # START and SELECT, and their kin on other pads
+AXES = (("UP", "DOWN"), ("LEFT", "RIGHT"))
 STILL = 0.1  # a screen (or RAM) with at most this share of distinct pictures per step barely changed
 
 
 class SanityAgent(Agent):
-    """Random buttons but START and SELECT, each choice held ``hold`` steps."""
+    """Random buttons but START and SELECT, each choice held ``hold`` steps.
+
+    START and SELECT (and RUN, PAUSE, RESET: the PC Engine's, the Master System's and the Atari
+    2600's) pause, reset or open menus in many games, and some systems' action sets let them
+    through. With FILTERED actions (the default) each action group of the game (a direction pad
+    axis, the face buttons) gets one of its combinations at random, those with a skipped button
+    left out: what FILTERED would drop is never sent. Otherwise each direction pad axis is
+    pressed one way or not at all and each other button with probability 1/2.
+    """
 
     name = "sanity"
 
@@ -34,15 +45,29 @@ class SanityAgent(Agent):
 
     def begin(self, env: Any, episode: int) -> None:
         super().begin(env, episode)
-        names = [b or "" for b in env.buttons]
-        self.allowed = np.array([i for i, b in enumerate(names) if b and b not in SKIPPED], dtype=np.intp)
+        self.choices = self.choices_for(env)
         self._t = 0
         self._held = np.zeros(env.num_buttons, dtype=np.int8)
 
+    @staticmethod
+    def choices_for(env: Any) -> list[list[int]]:
+        """Per group, the button masks it is drawn from."""
+        names = [b or "" for b in env.buttons]
+        skipped = sum(1 << i for i, b in enumerate(names) if b in SKIPPED)
+        groups = getattr(getattr(getattr(env, "data", None), "actions", None), "groups", None)
+        if env.use_restricted_actions is Actions.FILTERED and groups:
+            return [kept for kept in ([c for c in combos if not c & skipped] for combos in groups) if kept]
+        axes = [(names.index(a), names.index(b)) for a, b in AXES if a in names and b in names]
+        on_axes = {i for pair in axes for i in pair}
+        return [[0, 1 << a, 1 << b] for a, b in axes] + [
+            [0, 1 << i] for i, b in enumerate(names) if b and b not in SKIPPED and i not in on_axes]
+
     def act(self, obs: np.ndarray) -> np.ndarray:
         if self._t % self.hold == 0:
-            self._held = np.zeros(self.env.num_buttons, dtype=np.int8)
-            self._held[self.allowed] = self.rng.integers(0, 2, len(self.allowed), dtype=np.int8)
+            mask = 0
+            for masks in self.choices:
+                mask |= masks[int(self.rng.integers(len(masks)))]
+            self._held = np.array([(mask >> i) & 1 for i in range(self.env.num_buttons)], dtype=np.int8)
         self._t += 1
         return self._held
 

@@ -124,8 +124,10 @@ def test_implausible_return():
     flags = scenario_flags([episode(0, np.ones(900)), episode(1, rewards)], 4500, typed)
     assert "implausible return" in names(flags)
     text = detail(flags, "implausible return")
-    assert text.startswith("episode 2 returned more than is plausible: episode 2 returned 577,500 in 96 steps")
+    assert text.startswith("episode 2 returned 577,500 in 96 steps where 2 score checkpoint(s) typed")
     assert "make at most 15,000 plausible" in text and "highest 1,500, rising at most 2.5 points a frame" in text
+    twice = detail(scenario_flags([episode(0, rewards), episode(1, rewards * 2)], 4500, typed), "implausible return")
+    assert twice.startswith("episodes 1, 2 returned more than is plausible; episode 2 returned 1,155,000 in 96 steps")
     assert names(scenario_flags([episode(0, np.full(96, 14_000 / 96))], 4500, typed)) == ["early end"]  # 1.6 s
     long = np.full(4500, 20.0)  # 90,000 in 4500 steps: under 10 x 2.5 x 4500 = 112,500
     assert names(scenario_flags([episode(0, long, reason="max steps", terminated=False)], 4500, typed)) == [

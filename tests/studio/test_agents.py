@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
 from emucore.movie import replay
 from studio.model.agents import (
+    SANITY,
     BruteAgent,
     IdleAgent,
     MovieAgent,
     RandomAgent,
     RightBiasedAgent,
+    SanityAgent,
+    make_agent,
     run_episodes,
 )
 from tests.conftest import ROOT
@@ -20,6 +25,9 @@ from tests.conftest import ROOT
 GAMES = ["StudioDemo-Nes", "StudioDemo-Genesis"]
 FRAME_50 = {"variables": {"frame": {"op": "greater-or-equal", "reference": 50}}}
 SCORE = {"variables": {"score": {"reward": 1.0}}}
+LIVES_0 = {"variables": {"lives": {"op": "equal", "reference": 0}}}
+FIRST_DEATH = {"variables": {"lives": {"op": "less-than", "reference": 3}}}  # the NES demo starts with 3
+WIDE = {"variables": {"score_wide": {"reward": 1.0}}}
 
 
 def scenario(tmp_path, name: str, done=None, reward=None) -> str:
@@ -155,4 +163,156 @@ def test_dialog_runs_on_a_worker(qtbot, tmp_path):
         "early end", "Checks passed", "Not checked"]
     dialog.report.save_best(tmp_path / "best.bk2")
     assert replay(tmp_path / "best.bk2").total_reward == max(dialog.report.returns)
+    dialog.close()
+
+
+# ---- the sanity agent and the flags on real play ----
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sanity_agent_never_presses_start_or_select(game, tmp_path):
+    # a scenario whose action set lets START (and SELECT, on the NES) through: the random agent sends them
+    face = [[], ["A"], ["B"], ["START"], ["A", "B"]] + ([["SELECT"]] if game.endswith("Nes") else [])
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps({"done": LIVES_0, "reward": SCORE,
+                                "actions": [[[], ["UP"], ["DOWN"]], [[], ["LEFT"], ["RIGHT"]], face]}))
+    random = run_episodes(game, scenario=str(path), agent=RandomAgent(2), episodes=1, max_steps=1200)
+    assert random.episodes[0].keys(len(random.buttons))[:, random.buttons.index("START")].any()
+    agent = make_agent(SANITY, seed=2)
+    assert isinstance(agent, SanityAgent) and agent.seed == 2
+    report = run_episodes(game, scenario=str(path), agent=agent, episodes=1, max_steps=1200)
+    (episode,) = report.episodes
+    sent = dict(zip(report.buttons, episode.keys(len(report.buttons)).T, strict=True))  # what reached the game
+    assert not sent["START"].any() and not sent.get("SELECT", sent["START"]).any()  # the Genesis pad has no SELECT
+    assert all(sent[name].mean() > 0.15 for name in ("A", "B", "LEFT", "RIGHT", "UP", "DOWN"))
+    assert (episode.keys(len(report.buttons)) == episode.actions.astype(bool)).all()  # nothing FILTERED dropped
+    whole = episode.length // 4 * 4
+    assert (episode.actions[:whole:4] == episode.actions[3:whole:4]).all()  # each choice held 4 steps
+    assert episode.terminated and episode.length == 899  # the demo's game lasts 900 play frames
+    assert report.summary == (f"1 episode: done fired after 899 steps (15.0 s at the earliest), by "
+                              f"{episode.done_reason}; return {episode.total:,.0f}.")
+
+
+def test_sanity_agent_without_an_action_set():
+    import emucore
+
+    env = emucore.make("StudioDemo-Nes", use_restricted_actions=emucore.Actions.ALL,
+                       inttype=emucore.data.Integrations.ALL)
+    choices = SanityAgent.choices_for(env)  # B, -, SELECT, START, UP, DOWN, LEFT, RIGHT, A
+    env.close()
+    assert choices == [[0, 1 << 4, 1 << 5], [0, 1 << 6, 1 << 7], [0, 1 << 0], [0, 1 << 8]]
+
+
+def test_idle_play_is_said_to_do_nothing(tmp_path):
+    never = scenario(tmp_path, "never", {"variables": {"lives": {"op": "equal", "reference": 99}}},
+                     {"variables": {"game_over": {"reward": 1.0}}})
+    report = run_episodes("StudioDemo-Nes", scenario=never, agent=IdleAgent(), episodes=1, max_steps=200)
+    assert report.flag_names == ["all at max steps", "reward always zero"]
+    assert report.summary.startswith("Nothing happened in 1 episode: no reward, and the screen showed ")
+    assert report.summary.endswith("done never fired within 200 steps.")
+    moving = run_episodes("StudioDemo-Nes", scenario=never, agent=SanityAgent(0), episodes=1, max_steps=200)
+    assert "though the game moved" in moving.summary
+
+
+def test_done_at_the_first_death_is_an_early_end(tmp_path):
+    first = scenario(tmp_path, "first", FIRST_DEATH, SCORE)
+    report = run_episodes("StudioDemo-Nes", scenario=first, agent=RandomAgent(0), episodes=2, max_steps=4500)
+    assert report.lengths == [299, 299] and report.flag_names == ["early end"]
+    text = report.flags[0].detail
+    assert "all 2 episodes were done between steps 299 and 299 (5.0 s) though they played different keys" in text
+    assert "lives < 3" in text and "first death" in text
+    whole = scenario(tmp_path, "whole", LIVES_0, SCORE)  # the game over: 899 steps, a fifth of the budget
+    assert run_episodes("StudioDemo-Nes", scenario=whole, agent=RandomAgent(0), episodes=2,
+                        max_steps=3000).flag_names == []
+
+
+def wide_score_copy(tmp_path: Path) -> Path:
+    """The NES demo with ``score_wide``: the score read 4 bytes wide (``<u4`` at $20), taking in the
+    first two of the digits that follow it - a width mistake that makes the reward jump."""
+    folder = tmp_path / "StudioDemo-Nes"
+    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    data = json.loads((folder / "data.json").read_text())
+    data["info"]["score_wide"] = {"address": 32, "type": "<u4"}
+    (folder / "data.json").write_text(json.dumps(data))
+    return folder
+
+
+def type_the_score(folder: Path) -> None:
+    """Find from screen as the integrator uses it: hold B (+10 a frame), type the score the HUD shows."""
+    from studio.model.opening import resolve_game
+    from studio.model.screen_values import ScreenValueFinder
+    from studio.model.session import Session
+
+    session = Session(*resolve_game(str(folder), None))
+    finder = ScreenValueFinder(session)
+    b = 1 << session.system.buttons.index("B")
+    for _ in range(2):
+        session.set_buttons(0, b)
+        session.advance(30)
+        finder.add(f"{session.emulator.memory.read(0x20, '<u2'):05d}")  # SCORE ddddd
+    session.set_buttons(0, 0)
+    session.close()
+    assert [(c.frame, c.shown) for c in finder.checkpoints] == [(30, "00300"), (60, "00600")]
+
+
+def test_implausible_return_against_the_score_typed_on_screen(tmp_path):
+    folder = wide_score_copy(tmp_path)
+    type_the_score(folder)
+    wide = scenario(tmp_path, "wide", LIVES_0, WIDE)
+    report = run_episodes(folder, scenario=wide, agent=RandomAgent(0), episodes=1, max_steps=1200)
+    (episode,) = report.episodes
+    limit = 10 * 10 * 899  # 10x margin, 10 points a frame typed, 899 steps
+    assert report.plausibility.limit(899) == limit and episode.total > 100 * limit
+    assert "implausible return" in report.flag_names and "reward spike" in report.flag_names
+    text = next(f.detail for f in report.flags if f.name == "implausible return")
+    assert f"episode 1 returned {episode.total:,.0f} in 899 steps" in text
+    assert "2 score checkpoint(s) typed in Find from screen (highest 600, rising at most 10 points a frame" in text
+    assert f"make at most {limit:,} plausible" in text
+    right = scenario(tmp_path, "right", LIVES_0, SCORE)  # the score as it is: 4,000-odd in 899 steps
+    fine = run_episodes(folder, scenario=right, agent=RandomAgent(0), episodes=1, max_steps=1200)
+    assert fine.flag_names == [] and fine.unchecked == []
+    assert "returns within what the score checkpoints make plausible" in fine.checks
+
+
+def test_dialog_shows_the_new_flags_and_the_checks(qtbot, tmp_path):
+    from studio.qt.agent_dialog import AgentDialog
+
+    folder = wide_score_copy(tmp_path)
+    type_the_score(folder)
+    dialog = AgentDialog(folder, None, None, scenario=scenario(tmp_path, "first", FIRST_DEATH, WIDE))
+    qtbot.addWidget(dialog)
+    dialog.episodes_box.setValue(5)
+    dialog.agent_box.setCurrentText(SANITY)
+    assert dialog.episodes_box.value() == 1  # the preset: one episode until the first done
+    dialog.episodes_box.setValue(2)
+    dialog.run_button.click()
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=20000)
+    items = [dialog.flags_list.item(r).text() for r in range(dialog.flags_list.count())]
+    assert [item.split(":")[0] for item in items] == [
+        "early end", "reward spike", "implausible return", "Checks passed"]
+    assert "between steps 299 and 299" in items[0] and "highest 600" in items[2]
+    assert items[3] == "Checks passed: done fired (not every episode at max steps); not done on the first step; " \
+        "some reward; no reward while the game stalls"
+    assert dialog.summary.text().startswith("2 episodes: done fired after 299 steps (5.0 s at the earliest), by lives")
+    dialog.close()
+
+
+def test_dialog_says_what_was_checked_when_no_flag_fires(qtbot):
+    from studio.qt.agent_dialog import AgentDialog
+
+    dialog = AgentDialog(ROOT / "integrations" / "StudioDemo-Nes", None, None)
+    qtbot.addWidget(dialog)
+    dialog.agent_box.setCurrentText("Right-biased")
+    dialog.episodes_box.setValue(1)
+    dialog.steps_box.setValue(1200)
+    dialog.run_button.click()
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=20000)
+    items = [dialog.flags_list.item(r).text() for r in range(dialog.flags_list.count())]
+    assert items == [
+        "No likely scenario bug found. Checks passed: done fired (not every episode at max steps); not done on the "
+        "first step; no early end (none under 3 s, lengths not all alike); some reward; no step over 100\u00d7 the "
+        "median reward; no reward while the game stalls",
+        "Not checked: return plausibility (no score was typed in Find from screen)",
+    ]
+    assert dialog.summary.text().startswith("1 episode: done fired after 899 steps")
     dialog.close()
