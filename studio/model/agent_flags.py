@@ -226,7 +226,8 @@ def scenario_flags(episodes: list[EpisodeResult], max_steps: int, plausibility: 
     flags.extend(f for f in [_budget(episodes, max_steps)] if f is not None)
     first = [e for e in episodes if e.terminated and e.length == 1]
     if first:
-        flags.append(Flag("done on first step", f"{_episodes([e.index for e in first])} were done after one step "
+        verb = "were" if len(first) > 1 else "was"
+        flags.append(Flag("done on first step", f"{_episodes([e.index for e in first])} {verb} done after one step "
                           f"(episode {first[0].index + 1}: {first[0].done_reason}): check the done condition - an "
                           "all with no tests, or a test already true at the start state"))
     found = [_early(episodes, max_steps, fps, frames_per_step)]
@@ -239,7 +240,7 @@ def scenario_flags(episodes: list[EpisodeResult], max_steps: int, plausibility: 
 
 
 CHECKS = {
-    "done": "done fired (not every episode at max steps)",
+    "done": "not every episode cut by the step budget",
     "done on first step": "not done on the first step",
     "early end": f"no early end (none under {EARLY_SECONDS:g} s, lengths not all alike)",
     "reward always zero": "some reward",

@@ -182,7 +182,7 @@ def test_checks_passed_and_skipped():
     assert checks_skipped([], typed) == []
     flags = scenario_flags([cut(0, 60), cut(1, 60)], 60, typed)
     passed = checks_passed(flags, typed)
-    assert "done fired (not every episode at max steps)" not in passed and "some reward" in passed
+    assert "not every episode cut by the step budget" not in passed and "some reward" in passed
     assert len(passed) == 6
     untyped = checks_passed([], Plausibility())
     assert len(untyped) == 6 and not any("plausible" in c for c in untyped)

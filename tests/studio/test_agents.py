@@ -291,7 +291,7 @@ def test_dialog_shows_the_new_flags_and_the_checks(qtbot, tmp_path):
     assert [item.split(":")[0] for item in items] == [
         "early end", "reward spike", "implausible return", "Checks passed"]
     assert "between steps 299 and 299" in items[0] and "highest 600" in items[2]
-    assert items[3] == "Checks passed: done fired (not every episode at max steps); not done on the first step; " \
+    assert items[3] == "Checks passed: not every episode cut by the step budget; not done on the first step; " \
         "some reward; no reward while the game stalls"
     assert dialog.summary.text().startswith("2 episodes: done fired after 299 steps (5.0 s at the earliest), by lives")
     dialog.close()
@@ -309,7 +309,7 @@ def test_dialog_says_what_was_checked_when_no_flag_fires(qtbot):
     qtbot.waitUntil(lambda: dialog.report is not None, timeout=20000)
     items = [dialog.flags_list.item(r).text() for r in range(dialog.flags_list.count())]
     assert items == [
-        "No likely scenario bug found. Checks passed: done fired (not every episode at max steps); not done on the "
+        "No likely scenario bug found. Checks passed: not every episode cut by the step budget; not done on the "
         "first step; no early end (none under 3 s, lengths not all alike); some reward; no step over 100\u00d7 the "
         "median reward; no reward while the game stalls",
         "Not checked: return plausibility (no score was typed in Find from screen)",
