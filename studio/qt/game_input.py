@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDialog,
     QDockWidget,
     QLineEdit,
     QPlainTextEdit,
@@ -67,6 +68,7 @@ class GameInput(QObject):
         self.masks = [0] * PLAYERS
         self._on_focus: Callable[[bool], None] | None = on_focus
         self.to_game = True
+        self.typed: set[int] = set()  # keys pressed into a field: their press and release are the field's
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         app.installEventFilter(self)
@@ -96,12 +98,23 @@ class GameInput(QObject):
         if event.type() not in _KEY_EVENTS or not isinstance(watched, QWidget) or not self._in_window(watched):
             return False
         assert isinstance(event, QKeyEvent)
+        pressed = event.type() == QEvent.Type.KeyPress
         if takes_typing(QApplication.focusWidget()):
-            if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:
+            if pressed:
+                self.typed.add(event.key())
+            elif not event.isAutoRepeat():
+                self.typed.discard(event.key())
+            if pressed and event.key() == Qt.Key.Key_Escape:
                 self.window.setFocus()  # the widget still gets its Esc (an item editor cancels)
                 self.focus_game()
             return False
-        if event.type() == QEvent.Type.KeyPress:
+        if event.key() in self.typed:
+            # Enter that confirms a field moves the focus to the game, and the field leaves the
+            # press unaccepted: it goes on to the parents, and its release follows. Neither is the game's.
+            if not pressed and not event.isAutoRepeat():
+                self.typed.discard(event.key())
+            return True
+        if pressed:
             return self.press(event)
         return self.release(event)
 
@@ -117,7 +130,11 @@ class GameInput(QObject):
             focus.clearFocus()
         self._focus_changed(None, QApplication.focusWidget())
 
-    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+    def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if new is not None and takes_typing(new) and self._back_from_dialog(old, new):
+            new.clearFocus()  # after a dialog, the keys are the game's again, not the field's it came from
+            self.window.setFocus()
+            new = QApplication.focusWidget()
         to_game = not takes_typing(new)
         if to_game != self.to_game:
             self.to_game = to_game
@@ -125,6 +142,11 @@ class GameInput(QObject):
                 self.release_all()  # a key held while clicking into a field is never released to us
             if self._on_focus is not None:
                 self._on_focus(to_game)
+
+    def _back_from_dialog(self, old: QWidget | None, new: QWidget) -> bool:
+        """Focus coming back into the main window from one of the studio's dialogs."""
+        return (old is not None and self._in_window(new) and isinstance(old.window(), QDialog)
+                and old.window() is not self.window)
 
     # ---- the game's keys ----
 

@@ -132,6 +132,8 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
+        if not event.spontaneous():
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)  # at start-up the keys play the game
         if self._default_layout_due:  # once the window has its real size
             self._default_layout_due = False
             QTimer.singleShot(0, self.apply_default_layout)

@@ -20,3 +20,22 @@ def demo(tmp_path):
     folder = tmp_path / "StudioDemo-Genesis"
     shutil.copytree(ROOT / "integrations" / "StudioDemo-Genesis", folder)
     return resolve_game(str(folder), None)
+
+
+@pytest.fixture
+def window(qtbot, demo):
+    """The Genesis demo in the main window, shown and active; the test steps the game itself."""
+    from PySide6.QtWidgets import QApplication
+
+    from studio.model.session import Session
+    from studio.model.settings import Settings
+    from studio.qt.main_window import MainWindow
+
+    rom, state = demo
+    win = MainWindow(Session(rom, state), Settings.load())
+    qtbot.addWidget(win)
+    win.timer.stop()
+    win.show()
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
+    return win

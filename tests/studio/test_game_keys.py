@@ -6,24 +6,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLineEdit, QWidget
 
-from studio.model.session import Session
-from studio.model.settings import Settings
 from studio.qt.game_input import takes_typing
 from studio.qt.main_window import MainWindow
 
 SCORE = 0xFF0000  # the demo's score: B held adds one a frame
-
-
-@pytest.fixture
-def window(qtbot, demo):
-    rom, state = demo
-    win = MainWindow(Session(rom, state), Settings.load())
-    qtbot.addWidget(win)
-    win.timer.stop()
-    win.show()
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
-    return win
 
 
 def score(window: MainWindow) -> int:
