@@ -62,7 +62,9 @@ class Session:
             except EmucoreError as exc:  # the integration's file: reported, left in place
                 self.problems.append(problem_of(exc, state_path, "the game starts at power-on"))
                 self.emulator.reset()
-        self.start_state = self.emulator.get_state()  # what Ctrl+R goes back to: the state last loaded
+        self.start_state = self.emulator.get_state()  # what Ctrl+R goes back to: the state last loaded or made default
+        self._default_name = self.states.default_state
+        self.states.listeners.append(self._default_changed)
         self.clock = FrameClock(self.emulator.get_screen_rate())
         fps = self.emulator.get_screen_rate()
         self.rewind = RewindBuffer(max_states=int(rewind_seconds * fps / REWIND_EVERY))
@@ -254,6 +256,20 @@ class Session:
     def load_state(self, name: str) -> None:
         self._load(self.states.load(name), f"state {name}")
         self.state_name = name
+
+    def _default_changed(self) -> None:
+        """A state just made the default is what Ctrl+R goes back to from now on."""
+        name = self.states.default_state
+        if name is None or name == self._default_name:
+            return
+        self._default_name = name
+        try:
+            self.start_state = self.states.load(name)
+        except (EmucoreError, OSError) as exc:
+            self._say(f"the default state {name} cannot be read: {exc}")
+            return
+        self.state_name = name
+        self._say(f"Ctrl+R now goes back to {name}")
 
     def save_slot(self, slot: int) -> None:
         self.states.save_slot(slot, self.emulator.get_state(), self.frame, self.screen())

@@ -183,3 +183,31 @@ def test_episode_recording_writes_one_movie_per_episode(session, tmp_path):
     assert len(movies) == 4
     lengths = [Movie(m).frame_count for m in movies]
     assert lengths[:3] == [30, 30, 30]  # the reset frame, then game frames 1..29 (done at 30)
+
+
+def test_restart_goes_to_the_state_made_default_and_to_the_state_loaded(demo):
+    """Ctrl+R (reset_to_start): once a state is made the default it goes there; after States >
+    Load, to the state loaded."""
+    from studio.model.session import Session
+
+    rom, state = demo
+    session = Session(rom, state)
+    session.advance(40)
+    session.save_state("Later")
+    later = session.emulator.get_state()
+    session.reset_to_start()
+    assert session.emulator.get_state() != later
+    session.states.set_default("Later")
+    assert session.notice == "Ctrl+R now goes back to Later" and session.state_name == "Later"
+    session.advance(25)
+    session.reset_to_start()
+    assert session.emulator.get_state() == later
+    session.advance(10)
+    session.save_state("Other")
+    other = session.emulator.get_state()
+    session.advance(10)
+    session.load_state("Other")
+    session.advance(5)
+    session.reset_to_start()
+    assert session.emulator.get_state() == other
+    session.close()
