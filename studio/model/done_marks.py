@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from emucore.errors import EmucoreError
-from emucore.fileio import atomic_write_text
+from emucore.fileio import atomic_write_bytes, atomic_write_text
 from emucore.integration import DATA_FILE, read_data_file, read_state_file, write_state_file
 from emucore.integration.datafile import data_entry
 from emucore.search import DoneRule, done_rules, episode_examples
@@ -35,6 +35,7 @@ from emucore.search.episodes import DoneExamples
 from studio.model import play_history
 from studio.model.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.episodes import ended_at_game_over
+from studio.model.png import decode_png, encode_png
 from studio.model.session import Session
 from studio.model.set_aside import describe, read_owned_json, set_aside_problem
 
@@ -141,6 +142,10 @@ class DoneMarks:
         while name in taken or (self.folder / name).exists():
             name, n = f"{kind}-{frame:06d}-{n}.state", n + 1
         write_state_file(self.folder / name, state)
+        try:
+            atomic_write_bytes(self.folder / _picture_name(name), encode_png(self.session.screen()))
+        except OSError:
+            pass  # the mark stands without its thumbnail
         mark = Mark(kind, name, frame, self._keep_play(name, state, frame) if kind == "over" else None)
         self.marks.append(mark)
         self._states[name] = state
@@ -167,6 +172,7 @@ class DoneMarks:
         self.marks = [m for m in self.marks if m != mark]
         self._states.pop(mark.file, None)
         (self.folder / mark.file).unlink(missing_ok=True)
+        (self.folder / _picture_name(mark.file)).unlink(missing_ok=True)
         if mark.play:
             (self.folder / mark.play).unlink(missing_ok=True)
         self._write_index()
@@ -189,6 +195,13 @@ class DoneMarks:
                 self._write_index()
                 return None
         return self._states[mark.file]
+
+    def picture(self, mark: Mark) -> np.ndarray | None:
+        """The screen when ``mark`` was made (None when it was not kept or cannot be read)."""
+        try:
+            return decode_png((self.folder / _picture_name(mark.file)).read_bytes())
+        except (OSError, ValueError):
+            return None
 
     def states(self, kind: str) -> list[bytes]:
         """The states of the readable marks of ``kind``, in marking order."""
@@ -340,6 +353,10 @@ def _not_in(emulator: Any, over: list[bytes], recorded: DoneExamples | None) -> 
     ends = [snap.buf for snap in recorded.over]
     snaps = list(snapshots_of(emulator, over, "game-over mark"))
     return [state for state, snap in zip(over, snaps) if not any(np.array_equal(snap.buf, end) for end in ends)]
+
+
+def _picture_name(state_file: str) -> str:
+    return state_file[: -len(".state")] + ".png"
 
 
 def _sum(examples: list[DoneExamples]) -> DoneExamples | None:

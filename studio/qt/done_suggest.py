@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QGroupBox,
@@ -26,9 +27,10 @@ from PySide6.QtWidgets import (
 from emucore.errors import EmucoreError
 from emucore.search import DoneRule
 from emucore.search.done import DoneRules
-from studio.model.done_marks import DoneMarks, rule_terms
+from studio.model.done_marks import DoneMarks, Mark, rule_terms
 from studio.model.done_rule import Preview
 from studio.model.session import Session
+from studio.qt.images import qimage_from_rgb
 
 if TYPE_CHECKING:
     from studio.model.scenario_doc import ScenarioDocument
@@ -38,6 +40,9 @@ ERROR_STYLE = "color: #c62828;"
 OK_STYLE = "color: #2e7d32;"
 WARN_STYLE = "color: #e65100;"
 RULES_SHOWN = 6  # rules the list shows without scrolling
+MARKS_SHOWN = 3  # marks the list shows without scrolling
+THUMB = QSize(48, 36)
+KIND_WORDS = {"alive": "alive", "over": "game over"}
 RANKING = ("most robust first: flags and counts that take few values while alive, then fewer terms, "
            "then your own variables")
 
@@ -74,6 +79,10 @@ class DoneSuggestPanel(QGroupBox):
         self.confirming = False  # Accept was pressed once on a rule with warnings: the next press accepts
         self.counts = QLabel()
         self.counts.setWordWrap(True)
+        self.mark_list = QListWidget()
+        self.mark_list.setIconSize(THUMB)
+        self.mark_list.setToolTip("The moments marked, with the screen of the time; Remove forgets the selected one")
+        self.mark_list.setMinimumHeight((THUMB.height() + 6) * MARKS_SHOWN + 8)
         self.rule_list = QListWidget()
         self.rule_list.setMinimumHeight(self._list_height(RULES_SHOWN))
         self.rule_list.currentRowChanged.connect(self._rule_chosen)
@@ -92,7 +101,8 @@ class DoneSuggestPanel(QGroupBox):
         marking = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         for key, title, slot in (("alive", "Mark alive", self.mark_alive), ("over", "Mark game over", self.mark_over),
-                                 ("clear", "Clear marks", self.clear_marks), ("suggest", "Suggest", self.suggest)):
+                                 ("remove", "Remove", self.remove_mark), ("clear", "Clear marks", self.clear_marks),
+                                 ("suggest", "Suggest", self.suggest)):
             button = QPushButton(title)
             button.clicked.connect(lambda _=False, s=slot: s())
             marking.addWidget(button)
@@ -106,6 +116,7 @@ class DoneSuggestPanel(QGroupBox):
         accepting.addWidget(self.accept_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.counts)
+        layout.addWidget(self.mark_list)
         layout.addLayout(marking)
         layout.addWidget(self.rule_list, 1)
         layout.addWidget(self.cautions)
@@ -123,6 +134,15 @@ class DoneSuggestPanel(QGroupBox):
     def mark_over(self) -> str:
         """Marks the moment on screen as the game over; returns the notice (or the error) shown."""
         return self._run(lambda: self._marked(self.marks.mark_over().frame, "game over"))
+
+    def remove_mark(self, row: int | None = None) -> str:
+        """Forgets the selected mark (or the one at ``row``)."""
+        row = self.mark_list.currentRow() if row is None else row
+        marks = list(self.marks.marks)
+        if not 0 <= row < len(marks):
+            return self._run(lambda: "select a mark to remove")
+        mark = marks[row]
+        return self._run(lambda: (self.marks.remove(mark), f"removed the {mark_line(mark)}")[1])
 
     def clear_marks(self) -> str:
         return self._run(lambda: (self.marks.clear(), "the marks are cleared")[1])
@@ -227,7 +247,19 @@ class DoneSuggestPanel(QGroupBox):
         self.message.setVisible(bool(text))
         return text
 
+    def _show_marks(self) -> None:
+        self.mark_list.clear()
+        for mark in self.marks.marks:
+            item = QListWidgetItem(mark_line(mark))
+            picture = self.marks.picture(mark)
+            if picture is not None:
+                item.setIcon(QIcon(QPixmap.fromImage(qimage_from_rgb(picture)).scaled(
+                    THUMB, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)))
+            self.mark_list.addItem(item)
+        self.mark_list.scrollToBottom()
+
     def _show_counts(self) -> None:
+        self._show_marks()
         marks = self.marks
         plays = sum(m.kind == "over" and bool(m.play) for m in marks.marks)
         self.counts.setText(f"alive marks: {marks.count('alive')}   game-over marks: {marks.count('over')} "
@@ -238,4 +270,10 @@ class DoneSuggestPanel(QGroupBox):
         super().closeEvent(event)
 
 
-__all__ = ["DoneSuggestPanel", "preview_line"]
+def mark_line(mark: Mark) -> str:
+    """``game over mark at frame 900 (with the play before it)``."""
+    return (f"{KIND_WORDS[mark.kind]} mark at frame {mark.frame}"
+            + (" (with the play before it)" if mark.play else ""))
+
+
+__all__ = ["DoneSuggestPanel", "mark_line", "preview_line"]

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QListWidget, QSpinBox, QVBoxLayout, QWidget
 
 from emucore.errors import EmucoreError
 from studio.model.searches import SearchBook
 from studio.model.state_labels import MODES, StateLabels
 from studio.qt.forms import box, button, line, message_label, row
+
+MESSAGE_LINES = 4
 
 
 class LabelsPanel(QWidget):
@@ -57,6 +59,9 @@ class LabelsPanel(QWidget):
         self.mode.setToolTip("equal: the value is the label; order: it rises and falls with the labels "
                              "(stored off by one); order-either: or the reverse")
         self.message = message_label()
+        # a fixed height: a longer message must not push the list and its Compare button about
+        self.message.setFixedHeight(self.fontMetrics().lineSpacing() * MESSAGE_LINES + 4)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row(QLabel("Counter"), (self.counter, 1), QLabel("="), self.value,

@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -263,7 +265,11 @@ class ScenarioEditor(QWidget):
         layout.addWidget(self.done_lint)
         layout.addLayout(buttons)
         layout.addWidget(self.done_suggest, 1)
-        return tab
+        area = QScrollArea()  # below its minimum height the tab scrolls rather than squeezing boxes over each other
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setWidget(tab)
+        return area
 
     def _layout_tab(self) -> QWidget:
         tab = QWidget()

@@ -1,0 +1,65 @@
+"""Boxes that keep their shape while their messages change (pytest-qt, offscreen)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QPushButton
+
+
+def test_the_lives_tabs_compare_button_stays_in_place(qtbot, window):
+    window.search_dock.show()
+    window.search_dock.raise_()
+    panel = window.search_tabs.labels
+    window.search_tabs.setCurrentIndex(window.search_tabs.indexOf(panel.parentWidget().parentWidget()))
+    compare = next(b for b in panel.findChildren(QPushButton) if b.text() == "Compare")
+    qtbot.waitUntil(compare.isVisible, timeout=2000)
+
+    def where() -> QPoint:
+        return compare.mapTo(panel, QPoint(0, 0))
+
+    first = where()
+    for value, frames in ((3, 10), (2, 20), (1, 30)):
+        panel.value.setValue(value)
+        window.advance(frames)
+        panel.label_now()
+        assert where() == first, panel.message.text()
+    panel.message.setText("a long message " * 30)  # wraps over several lines
+    qtbot.wait(10)
+    assert where() == first
+
+
+def test_the_done_box_lists_marks_with_thumbnails_and_six_rules_without_scrolling(qtbot, window):
+    from PySide6.QtCore import QRect
+
+    window.resize(1280, 860)
+    window.scenario_dock.show()
+    window.scenario_dock.raise_()
+    editor = window.scenario_editor
+    editor.tabs.setCurrentIndex(1)
+    box = editor.done_suggest
+    session = window.session
+    for frames in (30, 60, 90):
+        window.advance(frames)
+        box.mark_alive()
+    window.advance(20)
+    box.mark_over()
+    assert box.mark_list.count() == 4
+    assert box.mark_list.item(3).text().startswith("game over mark at frame ")
+    assert not box.mark_list.item(0).icon().isNull()  # the screen of the moment
+    box.mark_list.setCurrentRow(1)
+    assert box.remove_mark().startswith("removed the alive mark at frame")
+    assert box.mark_list.count() == 3 and len(box.marks.marks) == 3
+    assert "rules" in box.suggest() or box.rules
+    qtbot.waitUntil(lambda: box.rule_list.isVisible(), timeout=2000)
+    qtbot.wait(20)
+    row = box.rule_list.sizeHintForRow(0)
+    assert box.rule_list.viewport().height() >= 6 * row
+    widgets = [box.mark_list, box.rule_list, box.accept_button, box.preview]
+
+    def rect(widget) -> QRect:
+        return QRect(widget.mapTo(box, widget.rect().topLeft()), widget.size())
+
+    shown = [w for w in widgets if w.isVisible()]
+    for upper, lower in zip(shown, shown[1:]):
+        assert rect(upper).bottom() < rect(lower).top(), (upper, lower)
+    assert session is window.session
