@@ -60,10 +60,10 @@ class WorkspaceCheck:
 
 
 def check_workspace(session: Any, episodes: list[Path], checkpoints: list[Any],
-                    from_screen: set[str] | frozenset[str] = frozenset()) -> WorkspaceCheck:
+                    found: dict[str, Any] | None = None) -> WorkspaceCheck:
     """Checks ``session``'s integration on ``episodes`` (movies ending at a game over), the
-    regression movies and the Find-from-screen ``checkpoints`` (against the reward terms on
-    the variables in ``from_screen``, those made from them).
+    regression movies, and the reward terms on the variables found from the screen (``found``:
+    name -> provenance) against what the screen showed (Find from screen's ``checkpoints``).
 
     Raises:
         ValueError: the integration cannot be loaded or a movie cannot be read (the message names it).
@@ -86,7 +86,7 @@ def check_workspace(session: Any, episodes: list[Path], checkpoints: list[Any],
     else:
         rows.append(CheckRow("warning", "no episode or regression movie to replay: record episodes that end at a "
                                         "game over (Movie > Record episodes) so the reward and done can be checked"))
-    rows += checkpoint_rows(session, checkpoints, from_screen)
+    rows += checkpoint_rows(session, checkpoints, found or {})
     rows.sort(key=lambda row: SEVERITY_ORDER[row.severity])
     return WorkspaceCheck(report, rows, regression + list(episodes))
 
@@ -106,38 +106,57 @@ def _row(finding: Finding, movies: list[Path]) -> CheckRow:
     return CheckRow(finding.severity, finding.message, action, movie, finding.frame, finding.variable)
 
 
-def checkpoint_rows(session: Any, checkpoints: list[Any], from_screen: set[str] | frozenset[str]) -> list[CheckRow]:
-    """Between consecutive typed checkpoints, the screen's change against what the reward term
-    on a variable made from them (``from_screen``) pays: its change times its multiplier."""
+def checkpoint_rows(session: Any, checkpoints: list[Any], found: dict[str, Any]) -> list[CheckRow]:
+    """For each reward term on a variable found from the screen (``found``: name -> provenance),
+    the screen's change between its checkpoints against what the term pays: the variable's change
+    times the multiplier. The values are read from the checkpoints' states while Find from screen
+    still holds them, else taken from the provenance (when the variable is still the reading found)."""
     folder = Path(session.folder)
-    if len(checkpoints) < 2 or not (folder / SCENARIO_FILE).exists():
+    if not found or not (folder / SCENARIO_FILE).exists():
         return []
     try:
         variables = read_data_file(folder / DATA_FILE, missing_ok=True).variables
         terms = read_scenario_json(folder / SCENARIO_FILE).get("reward", {}).get("variables", {})
     except (EmucoreError, ValueError) as exc:
         return [CheckRow("problem", f"the integration cannot be read: {exc}")]
+    held = {f"frame {c.frame}: shown {c.shown}": c for c in checkpoints}
     rows = []
-    paid = [name for name in (terms if isinstance(terms, dict) else {}) if name in from_screen and name in variables]
-    if not paid:
-        return [CheckRow("warning", f"{len(checkpoints)} values were typed in Find from screen, but no reward term is "
-                                    "on a variable made from them: the reward is not checked against the screen")]
-    for name in paid:
-        term = terms[name]
-        if not isinstance(term, dict) or term.get("measurement", "delta") != "delta":
+    for name, provenance in found.items():
+        term = terms.get(name) if isinstance(terms, dict) else None
+        if name not in variables or not isinstance(term, dict) or term.get("measurement", "delta") != "delta":
             continue
         variable, scale = variables[name], float(term.get("reward", 0) or 0)
-        if not scale:
+        typed = [held.get(step) for step in provenance.steps]
+        details = provenance.details
+        if all(typed) and len(typed) >= 2:
+            with session.scratch() as emulator:
+                try:
+                    read = [snapshot_from_state(emulator, c.state).read(variable.address, variable.type)
+                            for c in typed]
+                except (EmucoreError, ValueError) as exc:
+                    rows.append(CheckRow("warning", f"the checkpoints cannot be read back: {exc}", variable=name))
+                    continue
+        elif (details.get("address"), details.get("type")) == (variable.address, variable.type):
+            typed = [_Typed(step) for step in provenance.steps]
+            read = [int(v) for v in details.get("stored", [])]
+        else:
+            rows.append(CheckRow("warning", f"{name} was changed after it was found from the screen: type its value "
+                                            "again a few times to check the reward against the screen",
+                                 OPEN_VARIABLE, variable=name))
             continue
-        with session.scratch() as emulator:
-            try:
-                read = [snapshot_from_state(emulator, c.state).read(variable.address, variable.type)
-                        for c in checkpoints]
-            except (EmucoreError, ValueError) as exc:
-                rows.append(CheckRow("warning", f"the checkpoints cannot be read back: {exc}", variable=name))
-                continue
-        rows += _compare(name, scale, checkpoints, read)
+        if len(read) == len(typed) >= 2:
+            rows += _compare(name, scale, typed, read)
     return rows
+
+
+class _Typed:
+    """A checkpoint as its provenance step tells it: ``frame 134: shown 000300``."""
+
+    def __init__(self, step: str):
+        frame, _, shown = step.partition(": shown ")
+        self.frame = int(frame.removeprefix("frame ") or 0)
+        self.shown = shown
+        self.state = None
 
 
 def _compare(name: str, scale: float, checkpoints: list[Any], read: list[int]) -> list[CheckRow]:

@@ -74,19 +74,23 @@ def _entry(candidate: ValueCandidate) -> dict[str, Any]:
     return {"address": candidate.address, "type": candidate.type, "scale": candidate.scale, "bias": candidate.bias}
 
 
-def marking(candidate: ValueCandidate, ambiguities: Sequence[Ambiguity]) -> dict[str, Any] | None:
-    """The provenance detail of a variable made from ``candidate`` (None: nothing is open)."""
+def marking(candidate: ValueCandidate, ambiguities: Sequence[Ambiguity], steps: Sequence[str] = ()
+            ) -> dict[str, Any] | None:
+    """The provenance detail of a variable made from ``candidate`` (None: nothing is open);
+    ``steps`` are the checkpoints it was solved from (a later one re-solves it only while they stay)."""
     open_ones = involving(ambiguities, candidate)
     if not open_ones:
         return None
     others = [a.second if _same(a.first, candidate) else a.first for a in open_ones]
     return {"says": "; ".join(explain(a) for a in open_ones), "reading": _entry(candidate),
-            "alternatives": [_entry(c) for c in others]}
+            "alternatives": [_entry(c) for c in others], "checkpoints": list(steps)}
 
 
-def settle(results: Sequence[ValueCandidate], watch: Any, scenario: Any = None) -> list[str]:
-    """Re-solves every provisional variable of ``watch`` with the candidates of the checkpoints
-    now (``results``, with ``ambiguities``); returns what happened, a sentence per variable."""
+def settle(results: Sequence[ValueCandidate], watch: Any, scenario: Any = None, steps: Sequence[str] = ()
+           ) -> list[str]:
+    """Re-solves every provisional variable of ``watch`` made from the checkpoints that are still
+    among ``steps`` (the checkpoints now, in words), with their candidates now (``results``, with
+    ``ambiguities``); returns what happened, a sentence per variable."""
     said = []
     ambiguities = getattr(results, "ambiguities", [])
     for name, found in list(watch.provenance.entries.items()):
@@ -94,6 +98,8 @@ def settle(results: Sequence[ValueCandidate], watch: Any, scenario: Any = None) 
         variable = watch.variables.get(name)
         if not isinstance(mark, dict) or variable is None:
             continue
+        if not set(mark.get("checkpoints", [])) <= set(steps) or len(steps) <= len(mark.get("checkpoints", [])):
+            continue  # another value's checkpoints now (or none new): nothing to re-solve it with
         reading_now = mark.get("reading", {})
         if (variable.address, variable.type) != (reading_now.get("address"), reading_now.get("type")):
             watch.provenance.set_detail(name, KEY, None)  # the user changed it by hand: theirs now
@@ -111,7 +117,7 @@ def settle(results: Sequence[ValueCandidate], watch: Any, scenario: Any = None) 
             _rescale(scenario, name, own.scale)
             said.append(f"{name} is now {own.describe()}: the last checkpoint ruled out {variable.type} "
                         f"at {variable.address:#x}")
-        still = marking(own, ambiguities)
+        still = marking(own, ambiguities, steps)
         watch.provenance.set_detail(name, KEY, still)
         if still is None:
             said.append(f"{name} is confirmed as {reading(own)} ({own.type} at {own.address:#x})")

@@ -129,7 +129,8 @@ class ScreenValueFinder:
         """How ``candidate`` was found, to keep with the variable made from it (``open_choice``:
         the readings the checkpoints could not tell it from, :func:`provisional.marking`)."""
         how = relation(candidate)
-        details: dict[str, Any] = {"type": candidate.type, "scale": candidate.scale, "bias": candidate.bias,
+        details: dict[str, Any] = {"address": candidate.address, "type": candidate.type, "scale": candidate.scale,
+                                   "bias": candidate.bias,
                                    "candidate": candidate.describe(), "stored": list(candidate.values)}
         if candidate.notes:
             details["play"] = list(candidate.notes)
@@ -147,7 +148,7 @@ class ScreenValueFinder:
         Returns:
             What was done, in a sentence for the status line.
         """
-        open_choice = provisional.marking(candidate, ambiguities)
+        open_choice = provisional.marking(candidate, ambiguities, self.steps())
         name = watch.add(name, candidate.address, candidate.type,
                          provenance=self.provenance(candidate, open_choice=open_choice))
         said = [f"made {name} ({candidate.type} at 0x{candidate.address:X})"]

@@ -42,10 +42,10 @@ def run_check(window: Any) -> WorkspaceCheck:
     marks = window.scenario_editor.done_suggest.marks
     finder = window.search_tabs.from_screen.finder
     watch = window.watch
-    from_screen = {name for name, found in watch.provenance.entries.items() if found.how == "find from screen"}
+    found = {name: entry for name, entry in watch.provenance.entries.items() if entry.how == "find from screen"}
     QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        return check_workspace(window.session, marks.movies(), list(finder.checkpoints), from_screen)
+        return check_workspace(window.session, marks.movies(), list(finder.checkpoints), found)
     finally:
         QApplication.restoreOverrideCursor()
 

@@ -131,7 +131,8 @@ class ScreenFinderPanel(QWidget):
             return
         self.shown.clear()
         self.refresh()
-        self.settled = self._guard(lambda: provisional.settle(self.results, self.watch, self._scenario())) or []
+        self.settled = self._guard(lambda: provisional.settle(self.results, self.watch, self._scenario(),
+                                                                         self.finder.steps())) or []
         if self.settled:
             self._say(self.message.text() + "\n" + "\n".join(s[0].upper() + s[1:] + "." for s in self.settled))
         self.done_typing.emit()
