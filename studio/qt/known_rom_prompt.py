@@ -11,7 +11,7 @@ from typing import Literal
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGridLayout, QMessageBox, QWidget
 
-from emucore.integration import find_rom
+from emucore.integration import IntegrationError, find_rom
 from studio.model.known_roms import KnownIntegration, clash_warning, is_fresh, known_integrations
 
 OPEN, START, IGNORE = "Open it", "Start from it", "Ignore"
@@ -37,7 +37,10 @@ class KnownRomBox(QMessageBox):
         super().__init__(QMessageBox.Icon.Information, "This ROM is already integrated", "", parent=parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.matches = list(matches)
-        self.fresh = is_fresh(folder)
+        try:
+            self.fresh = is_fresh(folder)
+        except IntegrationError:  # a file of its own cannot be read: it is the user's, nothing replaces it
+            self.fresh = False
         many = len(self.matches) > 1
         self.setText(f"{len(self.matches)} integration{'s' if many else ''} already list{'' if many else 's'} "
                      f"this ROM's SHA-1:")

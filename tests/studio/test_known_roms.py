@@ -197,7 +197,8 @@ def test_stable_retro_takes_what_an_export_lacks_from_the_clash(airstriker, tmp_
 
 
 def answer(qtbot, pick) -> list:
-    """Runs ``pick(box)`` on the next modal box, then clicks the button it returns (Escape's if it raised)."""
+    """Runs ``pick(box)`` on the next modal box, then clicks the button it returns (Escape's if it raised);
+    a box still open after that is closed."""
     seen: list = []
 
     def drive() -> None:
@@ -210,6 +211,8 @@ def answer(qtbot, pick) -> list:
             button = pick(box)
         finally:
             (button or box.escapeButton() or box.buttons()[0]).click()
+            if box.isVisible():  # the button was disabled: nothing happened
+                box.reject()
 
     QTimer.singleShot(0, drive)
     return seen
@@ -255,6 +258,20 @@ def test_the_box_offers_the_matches(qtbot, tmp_path, clean_data_state):
     answer(qtbot, pick_after_start)
     assert offer_known_integration(None, target) is None
     assert not texts[0][0] and "has work of its own" in texts[0][1]
+
+
+def test_an_unreadable_integration_does_not_start_from_another(qtbot, tmp_path, clean_data_state):
+    target, _ = integration_folder_for(rom_copy(tmp_path, "Demo Copy.nes"))
+    (target / "data.json").write_text("{not json")
+    states: list = []
+
+    def pick(box: KnownRomBox):
+        states.append((box.open_button.isEnabled(), box.start_button.isEnabled()))
+        return box.start_button
+
+    answer(qtbot, pick)
+    assert offer_known_integration(None, target) is None  # a disabled button does nothing
+    assert states == [(True, False)] and (target / "data.json").read_text() == "{not json"
 
 
 def test_no_box_for_an_unknown_rom(qtbot, tmp_path, clean_data_state):
