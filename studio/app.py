@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from studio.model.recovery import Recovery
@@ -75,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.size:
         window.resize(*args.size)
     window.show()
+    if session.created:  # a ROM seen for the first time: another integration may know it already
+        QTimer.singleShot(0, window.offer_known_integration)
     return app.exec()
 
 

@@ -15,6 +15,8 @@ from emucore.integration import (
     IntegrationError,
     default_state_name,
     find_rom,
+    read_rom_sha,
+    rom_sha1,
     state_file,
 )
 from emucore.integration import read_metadata as read_metadata_file
@@ -138,9 +140,18 @@ def integration_folder_for(rom: Path) -> tuple[Path, bool]:
     if rom.stem == "rom" and (rom.parent / SHA_FILE).exists():
         return rom.parent, False
     system = system_for_path(rom)
-    folder = studio_integrations_dir() / integration_name_for(rom, system)
-    if (folder / SHA_FILE).exists():
-        return folder, False
+    name = integration_name_for(rom, system)
+    title, _, suffix = name.rpartition("-")
+    sha = rom_sha1(rom, system.name)
+    for n in range(1, 1000):  # another ROM of the same file name has its own folder: Game2-Nes, Game3-Nes...
+        folder = studio_integrations_dir() / (name if n == 1 else f"{title}{n}-{suffix}")
+        if not (folder / SHA_FILE).exists():
+            break
+        try:
+            if sha in read_rom_sha(folder / SHA_FILE):
+                return folder, False
+        except (IntegrationError, OSError):
+            continue  # an unreadable rom.sha is not this ROM's folder
     integration = Integration.new(folder.name, rom)
     integration.save(folder, include_rom=True)
     return folder, True

@@ -349,6 +349,7 @@ class MainWindow(QMainWindow):
         def run() -> None:
             result = export_integration(self.session.folder, folder, include_rom=include_rom)
             lines = [f"{result.folder}: {len(result.files)} files."]
+            lines += [f"warning: {w}" for w in result.warnings]
             lines += [f"{f.level}: {f.file} {f.key}: {f.message}" for f in result.findings[:20]]
             QMessageBox.information(self, "Export", "\n".join(lines))
 
@@ -486,6 +487,28 @@ class MainWindow(QMainWindow):
         self._record_recovery(force=True)
         self._frame_changed()
         self._update_status()
+        if session.created:
+            self.offer_known_integration()
+
+    def offer_known_integration(self) -> None:
+        """A ROM just given its own integration: say which integrations already know it (offer to
+        open one, or start from its files) and warn when its name is another ROM's."""
+        from studio.model.known_roms import folder_clashes, start_from
+        from studio.qt.known_rom_prompt import offer_known_integration, warn_name_clash
+
+        def offer() -> None:
+            folder = self.session.folder
+            choice = offer_known_integration(self, folder)
+            if choice is not None and choice.action == "open":
+                self.open_game(choice.known.folder)
+                return
+            if choice is not None and choice.action == "start":
+                start_from(choice.known, folder)
+                self.open_game(folder)  # its files changed: open it again
+                return
+            warn_name_clash(self, self.session.name, folder_clashes(folder))
+
+        self._guard(offer)
 
     def show_controls(self) -> None:
         from studio.qt.controls_dialog import ControlsDialog

@@ -297,3 +297,44 @@ def test_the_name_clash_warning_names_the_other_folder(qtbot, tmp_path, clean_da
     warn_name_clash(None, "StudioDemo-Nes", folder_clashes(NES_DEMO))
     assert len(texts) == 1 and str(clash_folder) in texts[0] and "custom set" in texts[0]
     warn_name_clash(None, "StudioDemo-Nes", [])  # nothing to say: no box (a shown one would never close)
+
+
+def test_the_window_offers_the_integration_that_knows_a_new_rom(qtbot, tmp_path):
+    """Opening a bare copy of our NES ROM: the box names the repository's StudioDemo-Nes, and
+    "Start from it" gives the new integration its variables and done."""
+    import json
+    import shutil
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from studio.model.opening import resolve_game
+    from studio.model.session import Session
+    from studio.model.settings import Settings
+    from studio.qt.known_rom_prompt import KnownRomBox
+    from studio.qt.main_window import MainWindow
+    from tests.conftest import ROOT
+
+    window = MainWindow(Session(*resolve_game(str(ROOT / "integrations" / "StudioDemo-Genesis"), None)), Settings(),
+                        persist=False)
+    window.timer.stop()
+    qtbot.addWidget(window)
+    rom = tmp_path / "roms" / "Smiley.nes"
+    rom.parent.mkdir()
+    shutil.copyfile(ROOT / "integrations" / "StudioDemo-Nes" / "rom.nes", rom)
+    seen = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, KnownRomBox):
+            QTimer.singleShot(50, answer)
+            return
+        seen.append(box.text() + "\n" + box.informativeText())
+        box.start_button.click()
+
+    QTimer.singleShot(50, answer)
+    window.open_game(rom)
+    assert seen and "StudioDemo-Nes" in seen[0]
+    assert window.session.name == "Smiley-Nes"
+    data = json.loads((window.session.folder / "data.json").read_text())["info"]
+    assert data == json.loads((ROOT / "integrations" / "StudioDemo-Nes" / "data.json").read_text())["info"]

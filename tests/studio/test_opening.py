@@ -115,3 +115,23 @@ def test_game_list_refuses_a_folder_without_rom(window, romless, tmp_path, qtbot
     window._guard(lambda: window.open_game(listed))  # what the game list runs with its choice
     assert len(window.shown) == 1 and str(listed) in window.shown[0]
     _still_running(window)
+
+
+def test_another_rom_of_the_same_file_name_gets_its_own_integration(tmp_path):
+    """Two different ROMs both named Game.nes: the second is not run under the first one's folder."""
+    import shutil
+
+    from studio.model.opening import integration_folder_for
+    from tests.conftest import ROOT
+
+    first, second = tmp_path / "a" / "Game.nes", tmp_path / "b" / "Game.nes"
+    for path in (first, second):
+        path.parent.mkdir()
+        shutil.copyfile(ROOT / "integrations" / "StudioDemo-Nes" / "rom.nes", path)
+    body = bytearray(second.read_bytes())
+    body[100] ^= 0xFF
+    second.write_bytes(bytes(body))
+    folder_a, created_a = integration_folder_for(first)
+    folder_b, created_b = integration_folder_for(second)
+    assert created_a and created_b and folder_a.name == "Game-Nes" and folder_b.name == "Game2-Nes"
+    assert integration_folder_for(first) == (folder_a, False) and integration_folder_for(second) == (folder_b, False)
