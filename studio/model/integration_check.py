@@ -55,7 +55,8 @@ class WorkspaceCheck:
         replayed = f"{len(self.movies)} movie{'s' if len(self.movies) != 1 else ''} replayed"
         if self.report is not None:
             replayed += f" ({number(self.report.frames)} frames)"
-        return (f"{'No problem found' if self.ok else 'Problems found'}: {replayed}; "
+        verdict = "Problems found" if not self.ok else "No problem found" if self.movies else "Not checked on play"
+        return (f"{verdict}: {replayed}; "
                 f"{counts['problem']} problem(s), {counts['warning']} warning(s), {counts['info']} note(s)")
 
 
@@ -85,7 +86,8 @@ def check_workspace(session: Any, episodes: list[Path], checkpoints: list[Any],
         rows += [_row(finding, movies) for finding in report.findings]
     else:
         rows.append(CheckRow("warning", "no episode or regression movie to replay: record episodes that end at a "
-                                        "game over (Movie > Record episodes) so the reward and done can be checked"))
+                                        "game over (Movie > Record episodes) so the reward and done are checked on "
+                                        "play they were not made from"))
     rows += checkpoint_rows(session, checkpoints, found or {})
     rows.sort(key=lambda row: SEVERITY_ORDER[row.severity])
     return WorkspaceCheck(report, rows, regression + list(episodes))

@@ -20,6 +20,7 @@ from emucore.search import ValueCandidate
 from emucore.search.value import Ambiguity
 
 KEY = "provisional"
+SAID = 2  # the readings it cannot yet be told from, at most: the two the checkpoints came closest to
 ENCODINGS = {"d": "BCD", "n": "one digit per byte", "u": "a binary count", "i": "a signed binary count"}
 UNITS = {10: "tens", 100: "hundreds", 1000: "thousands"}
 AT_LEAST = re.compile(r"a shown value of ([\d,]+) or more")
@@ -78,7 +79,7 @@ def marking(candidate: ValueCandidate, ambiguities: Sequence[Ambiguity], steps: 
             ) -> dict[str, Any] | None:
     """The provenance detail of a variable made from ``candidate`` (None: nothing is open);
     ``steps`` are the checkpoints it was solved from (a later one re-solves it only while they stay)."""
-    open_ones = involving(ambiguities, candidate)
+    open_ones = involving(ambiguities, candidate)[:SAID]
     if not open_ones:
         return None
     others = [a.second if _same(a.first, candidate) else a.first for a in open_ones]

@@ -68,7 +68,9 @@ class CheckDialog(QDialog):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["", "Finding", "What to do"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setWordWrap(True)
+        self.detail = QLabel()  # the selected finding in full (the list elides long ones)
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -95,6 +97,7 @@ class CheckDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.tree, 1)
+        layout.addWidget(self.detail)
         layout.addWidget(self.message)
         layout.addLayout(row)
         self.resize(860, 420)
@@ -103,7 +106,8 @@ class CheckDialog(QDialog):
     def show_check(self, check: WorkspaceCheck) -> None:
         self.check = check
         self.summary.setText(check.summary())
-        self.summary.setStyleSheet(f"color: {COLORS['info' if check.ok else 'problem']}; font-weight: bold;")
+        color = COLORS["problem" if not check.ok else "info" if check.movies else "warning"]
+        self.summary.setStyleSheet(f"color: {color}; font-weight: bold;")
         self.tree.clear()
         for row in check.rows:
             item = QTreeWidgetItem([row.severity, row.message, row.action])
@@ -119,6 +123,7 @@ class CheckDialog(QDialog):
 
     def _enable(self) -> None:
         row = self._row(self.tree.currentIndex().row())
+        self.detail.setText("" if row is None else row.message)
         for action, button in self.buttons.items():
             button.setEnabled(row is not None and action in row.action)
 
@@ -139,7 +144,7 @@ class CheckDialog(QDialog):
         elif action == SUGGEST_DONE:
             window.scenario_dock.show()
             window.scenario_dock.raise_()
-            window.scenario_editor.tabs.setCurrentIndex(1)
+            window.scenario_editor.show_suggest()
             text = window.scenario_editor.done_suggest.suggest()
         else:
             text = ""

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -40,8 +41,8 @@ ERROR_STYLE = "color: #c62828;"
 OK_STYLE = "color: #2e7d32;"
 WARN_STYLE = "color: #e65100;"
 RULES_SHOWN = 6  # rules the list shows without scrolling
-MARKS_SHOWN = 3  # marks the list shows without scrolling
-THUMB = QSize(48, 36)
+MARKS_SHOWN = 2  # marks the list shows without scrolling (the newest: it scrolls to the end)
+THUMB = QSize(32, 24)
 KIND_WORDS = {"alive": "alive", "over": "game over"}
 RANKING = ("most robust first: flags and counts that take few values while alive, then fewer terms, "
            "then your own variables")
@@ -69,7 +70,8 @@ class DoneSuggestPanel(QGroupBox):
     """
 
     def __init__(self, session: Session, doc: ScenarioDocument | None = None, parent: QWidget | None = None):
-        super().__init__("Suggest a done rule from examples", parent)
+        super().__init__(parent)  # untitled: its tab says what it is
+        self.setFlat(True)
         self.session = session
         self.doc = doc
         self.watch: Watch | None = None
@@ -79,12 +81,14 @@ class DoneSuggestPanel(QGroupBox):
         self.confirming = False  # Accept was pressed once on a rule with warnings: the next press accepts
         self.counts = QLabel()
         self.counts.setWordWrap(True)
+        self.counts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # wraps, never widens
         self.mark_list = QListWidget()
         self.mark_list.setIconSize(THUMB)
         self.mark_list.setToolTip("The moments marked, with the screen of the time; Remove forgets the selected one")
         self.mark_list.setMinimumHeight((THUMB.height() + 6) * MARKS_SHOWN + 8)
         self.rule_list = QListWidget()
         self.rule_list.setMinimumHeight(self._list_height(RULES_SHOWN))
+        self.rule_list.setMaximumHeight(self._list_height(RULES_SHOWN + 3))  # the warnings and preview below stay near
         self.rule_list.currentRowChanged.connect(self._rule_chosen)
         self.preview = QLabel()
         self.preview.setTextFormat(Qt.TextFormat.PlainText)
@@ -98,28 +102,41 @@ class DoneSuggestPanel(QGroupBox):
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setWordWrap(True)
         self.message.hide()
-        marking = QHBoxLayout()
+        marking, editing = QHBoxLayout(), QVBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for key, title, slot in (("alive", "Mark alive", self.mark_alive), ("over", "Mark game over", self.mark_over),
-                                 ("remove", "Remove", self.remove_mark), ("clear", "Clear marks", self.clear_marks),
-                                 ("suggest", "Suggest", self.suggest)):
+        for key, title, slot, where in (("alive", "Mark alive", self.mark_alive, marking),
+                                        ("over", "Mark game over", self.mark_over, marking),
+                                        ("suggest", "Suggest", self.suggest, marking),
+                                        ("remove", "Remove", self.remove_mark, editing),
+                                        ("clear", "Clear marks", self.clear_marks, editing)):
             button = QPushButton(title)
             button.clicked.connect(lambda _=False, s=slot: s())
-            marking.addWidget(button)
+            where.addWidget(button)
             self.buttons[key] = button
         marking.addStretch(1)
+        editing.addStretch(1)
+        marks = QHBoxLayout()  # the marks, with Remove and Clear beside them
+        marks.addWidget(self.mark_list, 1)
+        marks.addLayout(editing)
         self.accept_button = QPushButton("Accept")
         self.accept_button.setEnabled(False)
         self.accept_button.clicked.connect(lambda _=False: self.accept())
         accepting = QHBoxLayout()
-        accepting.addWidget(QLabel("Regression movies under the chosen rule:"), 1)
-        accepting.addWidget(self.accept_button)
+        self.mark_list.setMaximumHeight(self.mark_list.minimumHeight())  # the rules get the room that is left
+        for listing in (self.mark_list, self.rule_list):  # long lines end in "..." (their tooltips say all)
+            listing.setTextElideMode(Qt.TextElideMode.ElideRight)
+            listing.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        regression = QLabel("Regression movies under the chosen rule:")
+        regression.setWordWrap(True)
+        regression.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.addWidget(self.counts)
-        layout.addWidget(self.mark_list)
+        layout.addLayout(marks)
         layout.addLayout(marking)
         layout.addWidget(self.rule_list, 1)
         layout.addWidget(self.cautions)
+        accepting.addWidget(regression, 1)
+        accepting.addWidget(self.accept_button)
         layout.addLayout(accepting)
         layout.addWidget(self.preview)
         layout.addWidget(self.message)
@@ -251,6 +268,7 @@ class DoneSuggestPanel(QGroupBox):
         self.mark_list.clear()
         for mark in self.marks.marks:
             item = QListWidgetItem(mark_line(mark))
+            item.setToolTip(mark_line(mark))
             picture = self.marks.picture(mark)
             if picture is not None:
                 item.setIcon(QIcon(QPixmap.fromImage(qimage_from_rgb(picture)).scaled(

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -47,6 +48,8 @@ from studio.qt.done_suggest import DoneSuggestPanel
 from studio.qt.problems import UnreadableBanner
 
 REFRESH_MS = 100  # 10 Hz
+SUGGEST_TAB = 2
+SUGGEST_PLOT_HEIGHT = 90  # the live readout and a strip of the plot stay in view while suggesting
 VARIABLE, MEASUREMENT, OP, REFERENCE, REWARD, PENALTY = range(6)
 HEADERS = ("Variable", "Measurement", "Op", "Reference", "Reward", "Penalty")
 NO_OP = "(value)"
@@ -178,12 +181,14 @@ class ScenarioEditor(QWidget):
         tabs = QTabWidget()
         tabs.addTab(self._reward_tab(), "Reward")
         tabs.addTab(self._done_tab(), "Done")
+        tabs.addTab(self._suggest_tab(), "Suggest done")
         tabs.addTab(self._layout_tab(), "Actions && crop")
         tabs.addTab(self._lua_tab(), "Lua")
         self.tabs = tabs
         self.readout = QLabel()
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
         self.readout.setWordWrap(True)
+        self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # wraps, never widens
         self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
         self.plot.setLabel("bottom", "frame")
         self.plot.setLabel("left", "cumulative reward")
@@ -204,6 +209,8 @@ class ScenarioEditor(QWidget):
         splitter.addWidget(tabs)
         splitter.addWidget(live)
         splitter.setSizes([320, 200])
+        self.splitter = splitter
+        tabs.currentChanged.connect(self._tab_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         self.unreadable = UnreadableBanner(self.doc.reload, self.doc.replace_unreadable, "an empty scenario")
@@ -258,18 +265,34 @@ class ScenarioEditor(QWidget):
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addStretch(1)
-        self.done_suggest = DoneSuggestPanel(self.session, self.doc)  # marks -> a suggested rule
         tab = QWidget()
         layout = QVBoxLayout(tab)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.done_lint)
         layout.addLayout(buttons)
-        layout.addWidget(self.done_suggest, 1)
+        return tab
+
+    def _suggest_tab(self) -> QWidget:
+        self.done_suggest = DoneSuggestPanel(self.session, self.doc)  # marks -> a suggested rule
         area = QScrollArea()  # below its minimum height the tab scrolls rather than squeezing boxes over each other
         area.setWidgetResizable(True)
         area.setFrameShape(QFrame.Shape.NoFrame)
-        area.setWidget(tab)
+        area.setWidget(self.done_suggest)
         return area
+
+    def _tab_changed(self, index: int) -> None:
+        """The Suggest done tab needs height for its marks and rules: the plot gives it some while it is shown."""
+        total = sum(self.splitter.sizes())
+        if index == SUGGEST_TAB:
+            self._plot_height = self.splitter.sizes()[1]
+            self.splitter.setSizes([total - SUGGEST_PLOT_HEIGHT, SUGGEST_PLOT_HEIGHT])
+        elif getattr(self, "_plot_height", None):
+            self.splitter.setSizes([total - self._plot_height, self._plot_height])
+            self._plot_height = None
+
+    def show_suggest(self) -> None:
+        """The Suggest done tab, in front."""
+        self.tabs.setCurrentIndex(SUGGEST_TAB)
 
     def _layout_tab(self) -> QWidget:
         tab = QWidget()
@@ -288,7 +311,10 @@ class ScenarioEditor(QWidget):
         self.crop_lint = self._lint_label()
         layout.addWidget(self.crop_lint)
         hint = 'Actions: JSON groups of combos, e.g. [[[], ["UP"]], [[], ["START"]]] (empty: the system\'s)'
-        layout.addWidget(QLabel(hint))
+        hint_label = QLabel(hint)
+        hint_label.setWordWrap(True)  # a long hint wraps rather than widening the dock
+        hint_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(hint_label)
         self.actions_edit = QLineEdit()
         self.actions_edit.editingFinished.connect(self._actions_edited)
         layout.addWidget(self.actions_edit)

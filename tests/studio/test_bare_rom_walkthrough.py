@@ -188,8 +188,8 @@ def test_bare_rom_to_a_trained_integration(qtbot, bare_rom, tmp_path):
     me.did("Ctrl+.")
     box = window.scenario_editor.done_suggest
     window.scenario_dock.raise_()
-    window.scenario_editor.tabs.setCurrentIndex(1)
-    me.did("Scenario dock, Done tab", 2)
+    window.scenario_editor.show_suggest()
+    me.did("Scenario dock, Suggest done tab", 2)
     box.suggest()
     me.did("click Suggest")
     me.shot("done-suggested")

@@ -35,7 +35,7 @@ def test_the_done_box_lists_marks_with_thumbnails_and_six_rules_without_scrollin
     window.scenario_dock.show()
     window.scenario_dock.raise_()
     editor = window.scenario_editor
-    editor.tabs.setCurrentIndex(1)
+    editor.show_suggest()
     box = editor.done_suggest
     session = window.session
     for frames in (30, 60, 90):

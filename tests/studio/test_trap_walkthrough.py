@@ -78,8 +78,8 @@ def test_the_trap_game_from_scratch_to_a_correct_checked_integration(qtbot, tmp_
     did("Ctrl+Shift+G at GAME OVER")
     box = window.scenario_editor.done_suggest
     window.scenario_dock.raise_()
-    window.scenario_editor.tabs.setCurrentIndex(1)
-    did("Scenario dock, Done tab", 2)
+    window.scenario_editor.show_suggest()
+    did("Scenario dock, Suggest done tab", 2)
     box.suggest()
     did("click Suggest")
     assert box.rules[0].done == {"variables": {"gameover": {"op": "nonzero"}}}
