@@ -54,6 +54,11 @@ def test_the_done_box_lists_marks_with_thumbnails_and_six_rules_without_scrollin
     qtbot.wait(20)
     row = box.rule_list.sizeHintForRow(0)
     assert box.rule_list.viewport().height() >= 6 * row
+    window.apply_default_layout()
+    qtbot.wait(50)
+    area = box.parentWidget().parentWidget()  # the tab's scroll area: the sixth rule is in view, unscrolled
+    sixth = box.rule_list.mapTo(area, box.rule_list.visualItemRect(box.rule_list.item(0)).topLeft())
+    assert sixth.y() + 6 * row <= area.height(), (sixth.y(), row, area.height())
     widgets = [box.mark_list, box.rule_list, box.accept_button, box.preview]
 
     def rect(widget) -> QRect:
@@ -63,3 +68,49 @@ def test_the_done_box_lists_marks_with_thumbnails_and_six_rules_without_scrollin
     for upper, lower in zip(shown, shown[1:]):
         assert rect(upper).bottom() < rect(lower).top(), (upper, lower)
     assert session is window.session
+
+
+def test_export_offers_the_check_first_and_asks_before_exporting_past_a_problem(qtbot, window, tmp_path):
+    import json
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from studio.qt.check_dialog import offer_check_before_export
+
+    asked: list[str] = []
+
+    def answer(button: QMessageBox.StandardButton, then=None) -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(30, lambda: answer(button, then))
+            return
+        asked.append(box.text())
+        if then is not None:
+            QTimer.singleShot(30, then)
+        box.button(button).click()
+
+    QTimer.singleShot(30, lambda: answer(QMessageBox.StandardButton.No))
+    assert offer_check_before_export(window) is True  # no check wanted: export goes on
+    folder = window.session.folder
+    scenario = json.loads((folder / "scenario.json").read_text())
+    scenario.setdefault("reward", {}).setdefault("variables", {})["score"] = {"reward": 10.0}
+    (folder / "scenario.json").write_text(json.dumps(scenario))
+    finder = window.search_tabs.from_screen
+    score = window.session.emulator.memory
+    for frames in (20, 30):
+        window.session.set_buttons(0, 1)  # B adds one a frame
+        window.advance(frames)
+        window.session.set_buttons(0, 0)
+        finder.shown.setText(str(score.read(0xFF0000, ">u4")))
+        finder.shown.returnPressed.emit()
+    index = next(i for i, c in enumerate(finder.results) if (c.address, c.type) == (0xFF0000, ">u4"))
+    finder.as_reward.setChecked(False)
+    if "score" in window.watch.variables:  # the demo's own: made again from the screen
+        window.watch.remove("score")
+    finder.make_variable(index, "score")
+    QTimer.singleShot(30, lambda: answer(QMessageBox.StandardButton.Yes,
+                                         lambda: answer(QMessageBox.StandardButton.No)))
+    assert offer_check_before_export(window) is False  # a problem, and "Export anyway?" said no
+    assert asked[-1].startswith("Problems found") and asked[-1].endswith("Export anyway?")
+    assert window.check_dialog.isVisible() and not window.check_dialog.check.ok
