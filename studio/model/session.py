@@ -20,7 +20,7 @@ from emucore import Emulator
 from emucore.emulator import PLAYERS
 from emucore.errors import EmucoreError
 from emucore.gamedata_loader import GameDataSources, load_game_data
-from emucore.integration import find_rom
+from emucore.integration import find_rom, read_state_file
 from emucore.paths import studio_data_dir
 from emucore.systems import System
 from studio.model.clock import FrameClock
@@ -33,6 +33,7 @@ from studio.model.states import StateLibrary
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
 REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
 AUDIO_QUEUE_FRAMES = 30
+EVENTS = ("frame", "paused", "movie", "after_frame", "notice", "problem")
 
 
 class Session:
@@ -47,9 +48,7 @@ class Session:
         # "after_frame" hooks run after every emulated frame (not once per tick): freezes, sampling.
         # "notice": ``notice`` holds a line for the status bar ("loaded slot 3").
         # "problem": a file could not be read (``problems[-1]``); the game goes on without it.
-        self.listeners: dict[str, list[Callable[[], None]]] = {
-            "frame": [], "paused": [], "movie": [], "after_frame": [], "notice": [], "problem": []
-        }
+        self.listeners: dict[str, list[Callable[[], None]]] = {e: [] for e in EVENTS}
         self.after_frame = self.listeners["after_frame"]
         self.notice = ""
         self.problems: list[OpenProblem] = metadata_problems(self.folder, state_given=state_path is not None)
@@ -65,8 +64,7 @@ class Session:
         self.start_state = self.emulator.get_state()  # what Ctrl+R goes back to: the state last loaded or made default
         self._default_name = self.states.default_state
         self.states.listeners.append(self._default_changed)
-        self.clock = FrameClock(self.emulator.get_screen_rate())
-        fps = self.emulator.get_screen_rate()
+        self.clock = FrameClock(fps := self.emulator.get_screen_rate())
         self.rewind = RewindBuffer(max_states=int(rewind_seconds * fps / REWIND_EVERY))
         self.paused = False
         self.rewinding = False
@@ -260,16 +258,13 @@ class Session:
     def _default_changed(self) -> None:
         """A state just made the default is what Ctrl+R goes back to from now on."""
         name = self.states.default_state
-        if name is None or name == self._default_name:
-            return
-        self._default_name = name
-        try:
-            self.start_state = self.states.load(name)
-        except (EmucoreError, OSError) as exc:
-            self._say(f"the default state {name} cannot be read: {exc}")
-            return
-        self.state_name = name
-        self._say(f"Ctrl+R now goes back to {name}")
+        if name is not None and name != self._default_name:
+            self._default_name = name
+            try:
+                self.start_state, self.state_name = self.states.load(name), name
+                self._say(f"Ctrl+R now goes back to {name}")
+            except (EmucoreError, OSError) as exc:
+                self._say(f"the default state {name} cannot be read: {exc}")
 
     def save_slot(self, slot: int) -> None:
         self.states.save_slot(slot, self.emulator.get_state(), self.frame, self.screen())
@@ -287,8 +282,6 @@ class Session:
         return False
 
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
-        from emucore.integration import read_state_file
-
         self._load(read_state_file(Path(path)), str(path))
 
     def _load(self, state: bytes, what: str) -> None:

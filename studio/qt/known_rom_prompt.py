@@ -6,13 +6,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGridLayout, QMessageBox, QWidget
 
 from emucore.integration import IntegrationError, find_rom
-from studio.model.known_roms import KnownIntegration, clash_warning, is_fresh, known_integrations
+from studio.model.known_roms import (
+    KnownIntegration,
+    clash_warning,
+    folder_clashes,
+    is_fresh,
+    known_integrations,
+    start_from,
+)
 
 OPEN, START, IGNORE = "Open it", "Start from it", "Ignore"
 
@@ -104,3 +111,18 @@ def warn_name_clash(parent: QWidget | None, name: str, clashes: Sequence[KnownIn
                       "\n\n".join(clash_warning(name, c) for c in clashes), QMessageBox.StandardButton.Ok, parent)
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.exec()
+
+
+def offer_on_open(window: Any) -> None:
+    """For ``window``'s game, an integration made just now for its ROM: the integrations that already
+    list the ROM (open one, or start from its files: the game is opened again), or else a warning
+    when another ROM's integration has its name."""
+    folder = window.session.folder
+    choice = offer_known_integration(window, folder)
+    if choice is not None and choice.action == "open":
+        window.open_game(choice.known.folder)
+    elif choice is not None and choice.action == "start":
+        start_from(choice.known, folder)
+        window.open_game(folder)  # its files changed: open it again
+    else:
+        warn_name_clash(window, window.session.name, folder_clashes(folder))

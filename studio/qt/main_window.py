@@ -491,24 +491,9 @@ class MainWindow(QMainWindow):
             self.offer_known_integration()
 
     def offer_known_integration(self) -> None:
-        """A ROM just given its own integration: say which integrations already know it (offer to
-        open one, or start from its files) and warn when its name is another ROM's."""
-        from studio.model.known_roms import folder_clashes, start_from
-        from studio.qt.known_rom_prompt import offer_known_integration, warn_name_clash
+        from studio.qt.known_rom_prompt import offer_on_open
 
-        def offer() -> None:
-            folder = self.session.folder
-            choice = offer_known_integration(self, folder)
-            if choice is not None and choice.action == "open":
-                self.open_game(choice.known.folder)
-                return
-            if choice is not None and choice.action == "start":
-                start_from(choice.known, folder)
-                self.open_game(folder)  # its files changed: open it again
-                return
-            warn_name_clash(self, self.session.name, folder_clashes(folder))
-
-        self._guard(offer)
+        self._guard(lambda: offer_on_open(self))
 
     def show_controls(self) -> None:
         from studio.qt.controls_dialog import ControlsDialog
