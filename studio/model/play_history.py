@@ -11,7 +11,8 @@ survives a restart.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy as np
 
 from emucore.fileio import atomic_write_bytes
 from emucore.search import Snapshot
+from emucore.search.checkpoints import snapshots_of
 from emucore.search.snapshot import layout_of
 
 MAX_FRAMES = 3600  # at most this many moments of play kept per mark (2 minutes, every other frame)
@@ -28,23 +30,19 @@ def capture(emulator: Any, states: Iterable[tuple[int, bytes]], over: bytes, ove
             ) -> tuple[np.ndarray, np.ndarray]:
     """The memory of each ``(frame, state)`` before ``over_frame``, then of ``over`` itself:
     ``(frames, rows)``, rows as :class:`~emucore.search.Snapshot` buffers. The emulator's state
-    is put back."""
-    saved = emulator.get_state()
-    frames, rows = [], []
-    try:
+    is put back. States are read one at a time (a Genesis state is 1 MiB, its memory 64 KiB)."""
+    frames: list[int] = []
+
+    def in_order() -> Iterator[bytes]:
         for frame, state in states:
-            if frame >= over_frame:
-                continue
-            emulator.set_state(state)
-            frames.append(frame)
-            rows.append(Snapshot.capture(emulator.memory).buf)
-        emulator.set_state(over)
+            if frame < over_frame:
+                frames.append(frame)
+                yield state
         frames.append(over_frame)
-        rows.append(Snapshot.capture(emulator.memory).buf)
-    finally:
-        emulator.set_state(saved)
-    frames, rows = frames[-MAX_FRAMES:], rows[-MAX_FRAMES:]
-    return np.asarray(frames, dtype=np.int64), np.stack(rows)
+        yield over
+
+    rows = deque((snap.buf for snap in snapshots_of(emulator, in_order(), "play frame")), maxlen=MAX_FRAMES)
+    return np.asarray(frames[-len(rows):], dtype=np.int64), np.stack(rows)
 
 
 def save(path: Path, frames: np.ndarray, rows: np.ndarray) -> None:
