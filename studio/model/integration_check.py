@@ -20,6 +20,7 @@ from emucore.errors import EmucoreError
 from emucore.integration import DATA_FILE, SCENARIO_FILE, read_data_file, read_scenario_json
 from emucore.search.snapshot import snapshot_from_state
 from studio.model.regression import RegressionSuite
+from studio.model.screen_values import Checkpoint
 
 GO_TO_FRAME, OPEN_VARIABLE, SUGGEST_DONE = "go to the frame", "open the variable", "suggest the done rule again"
 SEVERITY_ORDER = {"problem": 0, "warning": 1, "info": 2}
@@ -35,7 +36,6 @@ class CheckRow:
     movie: Path | None = None
     frame: int | None = None
     variable: str | None = None
-    state: bytes | None = None  # for a checkpoint: the moment it was typed
 
 
 @dataclass
@@ -108,7 +108,7 @@ def _row(finding: Finding, movies: list[Path]) -> CheckRow:
     return CheckRow(finding.severity, finding.message, action, movie, finding.frame, finding.variable)
 
 
-def checkpoint_rows(session: Any, checkpoints: list[Any], found: dict[str, Any]) -> list[CheckRow]:
+def checkpoint_rows(session: Any, checkpoints: list[Checkpoint], found: dict[str, Any]) -> list[CheckRow]:
     """For each reward term on a variable found from the screen (``found``: name -> provenance),
     the screen's change between its checkpoints against what the term pays: the variable's change
     times the multiplier. The values are read from the checkpoints' states while Find from screen
@@ -121,7 +121,7 @@ def checkpoint_rows(session: Any, checkpoints: list[Any], found: dict[str, Any])
         terms = read_scenario_json(folder / SCENARIO_FILE).get("reward", {}).get("variables", {})
     except (EmucoreError, ValueError) as exc:
         return [CheckRow("problem", f"the integration cannot be read: {exc}")]
-    held = {f"frame {c.frame}: shown {c.shown}": c for c in checkpoints}
+    held = {c.step: c for c in checkpoints}
     rows = []
     for name, provenance in found.items():
         term = terms.get(name) if isinstance(terms, dict) else None
@@ -139,7 +139,7 @@ def checkpoint_rows(session: Any, checkpoints: list[Any], found: dict[str, Any])
                     rows.append(CheckRow("warning", f"the checkpoints cannot be read back: {exc}", variable=name))
                     continue
         elif (details.get("address"), details.get("type")) == (variable.address, variable.type):
-            typed = [_Typed(step) for step in provenance.steps]
+            typed = [Checkpoint.from_step(step) for step in provenance.steps]
             read = [int(v) for v in details.get("stored", [])]
         else:
             rows.append(CheckRow("warning", f"{name} was changed after it was found from the screen: type its value "
@@ -151,17 +151,7 @@ def checkpoint_rows(session: Any, checkpoints: list[Any], found: dict[str, Any])
     return rows
 
 
-class _Typed:
-    """A checkpoint as its provenance step tells it: ``frame 134: shown 000300``."""
-
-    def __init__(self, step: str):
-        frame, _, shown = step.partition(": shown ")
-        self.frame = int(frame.removeprefix("frame ") or 0)
-        self.shown = shown
-        self.state = None
-
-
-def _compare(name: str, scale: float, checkpoints: list[Any], read: list[int]) -> list[CheckRow]:
+def _compare(name: str, scale: float, checkpoints: list[Checkpoint], read: list[int]) -> list[CheckRow]:
     wrong = []
     for before, after, a, b in zip(checkpoints, checkpoints[1:], read, read[1:]):
         shown = int(after.shown.replace(" ", "") or 0) - int(before.shown.replace(" ", "") or 0)
@@ -170,7 +160,7 @@ def _compare(name: str, scale: float, checkpoints: list[Any], read: list[int]) -
             wrong.append(CheckRow(
                 "problem", f"{name}: from frame {before.frame} to {after.frame} the screen went from {before.shown} to "
                 f"{after.shown} ({shown:+,}) but the reward pays {paid:+,g} ({name} {a} \u2192 {b}, \u00d7 "
-                f"{scale:g})", OPEN_VARIABLE, frame=after.frame, variable=name, state=after.state))
+                f"{scale:g})", OPEN_VARIABLE, frame=after.frame, variable=name))
     if wrong:
         return wrong
     return [CheckRow("info", f"{name} \u00d7 {scale:g} pays what the screen showed at all {len(checkpoints)} "

@@ -33,6 +33,7 @@ HOWS = ("find from screen", "memory search", "lives wizard", "done suggestion", 
 SAFE = re.compile(r"[^A-Za-z0-9_-]+")
 FILE = re.compile(r"^[A-Za-z0-9_-]+\.png$")
 STEPS_SHOWN = 4
+PROVISIONAL = "provisional"  # the detail of a variable Find from screen made while two readings fit
 
 
 @dataclass
@@ -46,6 +47,12 @@ class Provenance:
     screenshot: str | None = None  # file name of the PNG in the workspace's provenance folder, set by record()
     note: str = ""
     details: dict[str, Any] = field(default_factory=dict)  # JSON-able: type, scale, bias, search name, candidate
+
+    @property
+    def provisional(self) -> str | None:
+        """What Find from screen could not yet tell this reading from, in words (None: nothing open)."""
+        open_choice = self.details.get(PROVISIONAL)
+        return str(open_choice["says"]) if isinstance(open_choice, dict) and open_choice.get("says") else None
 
 
 class ProvenanceBook:
@@ -196,9 +203,8 @@ class ProvenanceBook:
             lines.append("Steps: " + " \u2192 ".join(steps))
         if entry.note:
             lines.append(f"Note: {entry.note}")
-        provisional = entry.details.get("provisional")
-        if isinstance(provisional, dict) and provisional.get("says"):
-            lines.append(f"Provisional: {provisional['says']}")
+        if entry.provisional:
+            lines.append(f"Provisional: {entry.provisional}")
         return "\n".join(lines)
 
 

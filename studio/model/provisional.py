@@ -18,8 +18,9 @@ from typing import Any
 from emucore.datatypes import parse_type
 from emucore.search import ValueCandidate
 from emucore.search.value import Ambiguity
+from studio.model.provenance import PROVISIONAL
 
-KEY = "provisional"
+KEY = PROVISIONAL
 SAID = 2  # the readings it cannot yet be told from, at most: the two the checkpoints came closest to
 ENCODINGS = {"d": "BCD", "n": "one digit per byte", "u": "a binary count", "i": "a signed binary count"}
 UNITS = {10: "tens", 100: "hundreds", 1000: "thousands"}

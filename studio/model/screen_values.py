@@ -39,6 +39,17 @@ class Checkpoint:
     frame: int
     state: bytes
 
+    @property
+    def step(self) -> str:
+        """The checkpoint in words, as a variable's provenance keeps it: ``frame 134: shown 000300``."""
+        return f"frame {self.frame}: shown {self.shown}"
+
+    @classmethod
+    def from_step(cls, step: str) -> Checkpoint:
+        """The frame and shown value of a provenance step (without the state, which it does not keep)."""
+        frame, _, shown = step.partition(": shown ")
+        return cls(shown, int(frame.removeprefix("frame ") or 0), b"")
+
 
 def check_shown(text: str) -> str:
     """The number as typed (digits as drawn, leading zeros kept); ValueError if it is not one."""
@@ -122,7 +133,7 @@ class ScreenValueFinder:
 
     def steps(self) -> list[str]:
         """The checkpoints in words, for a variable's provenance."""
-        return [f"frame {c.frame}: shown {c.shown}" for c in self.checkpoints]
+        return [c.step for c in self.checkpoints]
 
     def provenance(self, candidate: ValueCandidate, note: str = "", open_choice: dict[str, Any] | None = None
                    ) -> Provenance:

@@ -160,9 +160,8 @@ class Watch:
         """A message when the type string works but is not one stable-retro's verifier accepts, or
         when Find from screen could not yet tell this reading from another (a provisional variable)."""
         found = self.provenance.get(name)
-        provisional = found.details.get("provisional") if found is not None else None
-        if isinstance(provisional, dict) and provisional.get("says"):
-            return f"provisional: {provisional['says']}"
+        if found is not None and found.provisional:
+            return f"provisional: {found.provisional}"
         type_text = self.variables[name].type
         if not is_well_formed(type_text):
             return f"{type_text!r} works, but stable-retro's verifier flags it (e.g. |u1, >u2, <d4)"

@@ -40,6 +40,11 @@ VOLATILE_COLOR = "#9e9e9e"
 LIVE_HZ = 10.0
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence: capitalised, with a full stop."""
+    return text[:1].upper() + text[1:] + "."
+
+
 class ScreenFinderPanel(QWidget):
     """Find from screen for one session.
 
@@ -134,7 +139,7 @@ class ScreenFinderPanel(QWidget):
         self.settled = self._guard(lambda: provisional.settle(self.results, self.watch, self._scenario(),
                                                                          self.finder.steps())) or []
         if self.settled:
-            self._say(self.message.text() + "\n" + "\n".join(s[0].upper() + s[1:] + "." for s in self.settled))
+            self._say(self.message.text() + "\n" + "\n".join(map(sentence, self.settled)))
         self.done_typing.emit()
 
     def _scenario(self) -> Any:
@@ -174,7 +179,7 @@ class ScreenFinderPanel(QWidget):
                          "is likely to use (a score is seldom one byte).")
             text += self._play_words()
             for ambiguity in self.results.ambiguities[:2]:
-                text += "\n" + provisional.explain(ambiguity)[0].upper() + provisional.explain(ambiguity)[1:] + "."
+                text += "\n" + sentence(provisional.explain(ambiguity))
             if self.results.ambiguities:
                 text += "\nA variable made now is provisional: the next checkpoint re-solves it."
             self._say(text)
@@ -248,5 +253,5 @@ class ScreenFinderPanel(QWidget):
                                                              self.results.ambiguities))
         if said is None:
             return None
-        self._say(said[0].upper() + said[1:] + ".")
+        self._say(sentence(said))
         return name.strip()

@@ -31,7 +31,18 @@ def bare(tmp_path):
     return folder
 
 
-def fires_before(rule, session, frames: list[Snapshot], end: int) -> bool:
+def alive_then_over(session, marks: DoneMarks, alive_at: int, keep_play: bool = True) -> None:
+    """An alive mark at frame ``alive_at``, then a game-over mark where the game ends (without the
+    play before it when ``keep_play`` is False: the rewind history is cleared first)."""
+    session.advance(alive_at - session.frame)
+    marks.mark_alive()
+    to_game_over(session)
+    if not keep_play:
+        session.rewind.clear()
+    marks.mark_over()
+
+
+def fires_before(rule, frames: list[Snapshot], end: int) -> bool:
     return any(all(Operation(t.op).compute(snap.read(t.address, t.type), t.reference) for t in rule.tests)
                for snap in frames[:end])
 
@@ -39,10 +50,7 @@ def fires_before(rule, session, frames: list[Snapshot], end: int) -> bool:
 def test_one_game_over_mark_with_the_play_before_it_gives_the_flag_not_the_first_death(bare):
     session = open_session(bare)
     marks = DoneMarks(session)
-    session.advance(880)
-    marks.mark_alive()
-    to_game_over(session)
-    marks.mark_over()
+    alive_then_over(session, marks, 880)
     mark = marks.marks[-1]
     assert mark.play is not None and (marks.folder / mark.play).is_file()
     kept = play_history.load(marks.folder / mark.play, session.emulator)
@@ -50,29 +58,23 @@ def test_one_game_over_mark_with_the_play_before_it_gives_the_flag_not_the_first
     rules = marks.suggest()
     assert rules[0].done == {"variables": {"gameover": {"op": "nonzero"}}}
     assert not any(len(r.tests) == 1 and r.tests[0].address == DYING for r in rules)  # fired at each death
-    assert not any(fires_before(r, session, kept, len(kept) - 1 - 30) for r in rules)
+    assert not any(fires_before(r, kept, len(kept) - 1 - 30) for r in rules)
     assert any("one game over seen" in w for w in rules.warnings)  # thin evidence is said
 
     session.rewind.clear()
     marks.clear()
     session.reset_to_start()
-    session.advance(880)
-    marks.mark_alive()
-    to_game_over(session)
-    session.rewind.clear()  # the same marks without the play: the first death is not ruled out
-    marks.mark_over()
+    alive_then_over(session, marks, 880, keep_play=False)  # the same marks without the play:
+    # the first death is not ruled out
     blind = marks.suggest()
-    assert any(fires_before(r, session, kept, len(kept) - 31) for r in blind)
+    assert any(fires_before(r, kept, len(kept) - 31) for r in blind)
     session.close()
 
 
 def test_a_kept_play_that_cannot_be_read_is_set_aside_and_the_mark_stays(bare):
     session = open_session(bare)
     marks = DoneMarks(session)
-    session.advance(100)
-    marks.mark_alive()
-    to_game_over(session)
-    marks.mark_over()
+    alive_then_over(session, marks, 100)
     play = marks.folder / marks.marks[-1].play
     play.write_bytes(b"not a play")
     rules = marks.suggest()
@@ -111,10 +113,7 @@ def test_a_kept_play_that_contradicts_the_marks_is_left_out_and_said(bare):
     give the rules, and the first warning says so."""
     session = open_session(bare)
     marks = DoneMarks(session)
-    session.advance(300)
-    marks.mark_alive()
-    to_game_over(session)
-    marks.mark_over()
+    alive_then_over(session, marks, 300)
     path = marks.folder / marks.marks[-1].play
     with np.load(path) as kept:
         frames, rows = kept["frames"], kept["rows"]
