@@ -111,6 +111,7 @@ class RetroVectorEnv(VectorEnv):
 
     def step(self, actions):
         self._check_no_async_steps("step")
+        _check_batch(actions, self.num_envs, "step()")
         infos = self._parallel([(index, "step", actions[index]) for index in range(self.num_envs)])
         return (
             self._observations.copy() if self.copy else self._observations,
@@ -135,8 +136,7 @@ class RetroVectorEnv(VectorEnv):
         valid = ids.dtype.kind in "iu" and not ((ids < 0) | (ids >= self.num_envs)).any()
         if not valid or len(set(ids.tolist())) < len(ids):
             raise ValueError(f"env_id must be distinct env indices in [0, {self.num_envs}), got {ids.tolist()}")
-        if len(actions) != len(ids):
-            raise ValueError(f"{len(actions)} actions sent for {len(ids)} envs")
+        _check_batch(actions, len(ids), "send()")
         busy = ids[self._in_flight[ids]]
         if len(busy):
             raise ValueError(f"envs {busy.tolist()} are still stepping: recv() their results before sending again")
@@ -229,3 +229,14 @@ def _weak_method(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
             raise RuntimeError("the vector env is gone")
         return bound(argument)
     return call
+
+
+def _check_batch(actions: Any, count: int, method: str) -> None:
+    """A ValueError unless ``actions`` holds one row per env (a wrong length would fail deep in a worker)."""
+    try:
+        rows = len(actions)
+    except TypeError:
+        raise ValueError(f"{method} takes a batch of actions, one row per env ({count}), "
+                         f"not {type(actions).__name__}") from None
+    if rows != count:
+        raise ValueError(f"{method} got {rows} action rows for {count} envs: the batch needs one row per env")

@@ -94,7 +94,7 @@ def test_bad_sends_name_the_problem():
             vec.send(actions[:2], env_id=[0, 0])
         with pytest.raises(ValueError, match="distinct env indices"):
             vec.send(actions[:1], env_id=[3])
-        with pytest.raises(ValueError, match="2 actions sent for 1 envs"):
+        with pytest.raises(ValueError, match=r"send\(\) got 2 action rows for 1 envs"):
             vec.send(actions[:2], env_id=[1])
         vec.send(actions[:1], env_id=[1])
         with pytest.raises(ValueError, match=r"envs \[1\] are still stepping"):
@@ -138,3 +138,19 @@ def test_a_dropped_vector_env_stops_its_threads():
             break
         threading.Event().wait(0.01)
     assert threading.active_count() == before
+
+
+def test_step_with_a_batch_of_the_wrong_length_names_the_problem_and_stays_usable():
+    """rel-09: two action rows for three envs raised a raw IndexError from a worker."""
+    vec = RetroVectorEnv("StudioDemo-Nes", 3)
+    try:
+        vec.reset(seed=0)
+        actions = vec.action_space.sample()
+        with pytest.raises(ValueError, match=r"step\(\) got 2 action rows for 3 envs"):
+            vec.step(actions[:2])
+        with pytest.raises(ValueError, match="one row per env"):
+            vec.step(7)
+        observations, *_ = vec.step(actions)
+        assert observations.shape[0] == 3
+    finally:
+        vec.close()
