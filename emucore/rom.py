@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from emucore.errors import RomError, RomNotFoundError
+from emucore.fileio import read_regular
 from emucore.systems import System
 
 MAX_ROM_BYTES = 1 << 30
@@ -102,7 +103,7 @@ def read_rom(path: str | os.PathLike[str], system: System) -> bytes:
     if size > MAX_ROM_BYTES:
         raise RomError(path, f"{size} bytes is larger than any console ROM")
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_ROM_BYTES)
     except OSError as exc:
         raise RomError(path, f"cannot be read: {exc.strerror or exc}") from exc
     check = CHECKS.get(system.name)

@@ -11,6 +11,7 @@ import numpy as np
 from emucore.data.integrations import Integrations, resolve
 from emucore.data.lookup import get_file_path, get_romfile_path
 from emucore.data.systeminfo import get_romfile_system, rom_extension_for_game
+from emucore.fileio import open_regular
 from emucore.integration import SHA_FILE, IntegrationError, read_rom_sha
 
 #: The largest ROM hashed or imported (32 MiB, stable-retro's limit).
@@ -141,7 +142,7 @@ def verify_hash(game: str, inttype: Integrations | int = Integrations.DEFAULT) -
         return [(game, "missing rom.sha")]
     expected = read_rom_sha(sha_file)
     digest = hashlib.sha1()
-    with open(rom, "rb") as f:
+    with open_regular(rom) as f:
         if system == "Nes":
             f.read(INES_HEADER_BYTES)
         for chunk in iter(lambda: f.read(1 << 20), b""):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emucore.errors import FileProblem
+from emucore.fileio import FileTooLargeError, open_regular, read_regular
 from emucore.systems import extension_table, systems
 
 VERSION_SUFFIX = re.compile(r"-v\d+$")
@@ -109,7 +110,7 @@ def rom_sha1(path_or_bytes: str | os.PathLike[str] | bytes, system_extension: st
     if system_extension is None:
         system_extension = path.suffix
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             if _skips_nes_header(system_extension):
                 f.read(NES_HEADER_BYTES)
             for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -124,13 +125,11 @@ MAX_JSON_BYTES = 64 << 20
 
 
 def read_file(path: str | os.PathLike[str], limit: int = MAX_JSON_BYTES) -> bytes:
-    """A file of an integration, at most ``limit`` bytes; an IntegrationError naming it otherwise."""
+    """A regular file of an integration, at most ``limit`` bytes; an IntegrationError naming it otherwise."""
     path = Path(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        return read_regular(path, limit)
+    except FileTooLargeError as e:
+        raise IntegrationError(path, e.strerror) from e
     except OSError as e:
         raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e
-    if len(data) > limit:
-        raise IntegrationError(path, f"larger than {limit} bytes; refusing it")
-    return data

@@ -9,6 +9,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from emucore.fileio import named_write_error
 from emucore.integration import jsontext
 from emucore.integration.common import IntegrationError, read_file, rom_sha1, system_from_extension, system_from_name
 from emucore.integration.datafile import DATA_FILE, Variable, dump_data_json, parse_data_json
@@ -21,24 +22,18 @@ from emucore.integration.scenariofile import (
     parse_scenario_json,
     validate_scenario,
 )
-from emucore.integration.statefile import STATE_SUFFIX, StateStore, gzip_state
+from emucore.integration.statefile import MAX_STATE_BYTES, STATE_SUFFIX, StateStore, gzip_state
 from emucore.systems import system_for_path, systems
 
 
 def read_text(path: Path) -> str:
     """A text file of the folder (UTF-8; undecodable bytes survive a save unchanged). JSON is read as bytes."""
-    try:
-        return path.read_bytes().decode("utf-8", errors="surrogateescape")
-    except OSError as e:
-        raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e
+    return read_file(path).decode("utf-8", errors="surrogateescape")
 
 
 def read_bytes(path: Path) -> bytes:
     """A file of the folder; an IntegrationError naming it when it cannot be read."""
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e
+    return read_file(path, MAX_STATE_BYTES)
 
 
 def parse_sha_text(text: str) -> list[str]:
@@ -265,8 +260,13 @@ class Integration:
             original = self.metadata.get("original_rom_name")
             if isinstance(original, str) and original in kept.others:
                 files.setdefault(original, kept.others[original])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.saving-", dir=target.parent))
+        created = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.saving-", dir=target.parent))
+        except OSError as error:
+            _remove_empty(created)
+            raise named_write_error(error, target) from error
         try:
             # mkdtemp makes the folder private (0700); give it the old folder's mode or the usual one
             os.chmod(staging, target.stat().st_mode & 0o7777 if target.is_dir() else 0o755)
@@ -274,8 +274,11 @@ class Integration:
                 write_file(staging / name, content)
             _sync_dir(staging)
             replace_folder(staging, target)
-        except BaseException:
+        except BaseException as error:
             shutil.rmtree(staging, ignore_errors=True)
+            _remove_empty(created)  # a failed save leaves nothing behind, not even the folders it made
+            if isinstance(error, OSError):
+                raise named_write_error(error, target) from error
             raise
         self.folder = target
         if isinstance(self.states, StateStore):
@@ -283,6 +286,14 @@ class Integration:
         if include_rom and self.rom_path is not None:
             self.rom_path = target / f"rom{self.rom_path.suffix.lower()}"
         return target
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in folders:  # deepest first
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def write_file(path: Path, content: bytes | Path) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emucore.fileio import open_regular
 from emucore.integration import jsontext
 from emucore.integration.common import (
     Finding,
@@ -227,7 +228,7 @@ def _lint_rom(material: _Material) -> list[Finding]:
         )
     if base_name(material.name).endswith("-Genesis"):
         try:
-            with open(rom, "rb") as f:
+            with open_regular(rom) as f:
                 header = f.read(0x105)
         except OSError as e:
             return [*out, Finding("error", rom.name, "", f"cannot read: {e.strerror or e}")]

@@ -14,7 +14,7 @@ from typing import Any
 
 from emucore.fileio import atomic_write_text
 from emucore.integration import jsontext
-from emucore.integration.common import IntegrationError
+from emucore.integration.common import IntegrationError, read_file
 
 
 def parse_metadata(text: str | bytes, path: Path) -> dict:
@@ -28,11 +28,7 @@ def parse_metadata(text: str | bytes, path: Path) -> dict:
 def read_metadata(path: str | os.PathLike[str]) -> dict:
     """The decoded ``metadata.json`` at ``path``; an IntegrationError naming it if unreadable or not an object."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e
-    return parse_metadata(data, path)
+    return parse_metadata(read_file(path), path)
 
 
 def write_metadata(path: str | os.PathLike[str], metadata: dict) -> None:

@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
-from emucore.fileio import atomic_write_bytes
+from emucore.fileio import atomic_write_bytes, open_regular, read_regular
 from emucore.integration.common import IntegrationError, read_file
 
 STATE_SUFFIX = ".state"
@@ -87,7 +87,7 @@ def write_state_file(path: str | os.PathLike[str], raw: bytes) -> None:
 def check_state_header(path: Path) -> str | None:
     """A quick look at a state file: the problem with its first bytes, or None when it looks like gzip."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             head = f.read(2)
     except OSError as e:
         return f"cannot read: {e.strerror or e}"
@@ -156,7 +156,7 @@ class StateStore(MutableMapping):
         source = self._files.get(name)
         if source is not None:
             try:
-                return source.read_bytes()
+                return read_regular(source, MAX_STATE_BYTES)
             except OSError as e:
                 raise IntegrationError(source, f"cannot read: {e.strerror or e}") from e
         return gzip_state(self._raw[name])

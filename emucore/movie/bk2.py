@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from emucore.errors import FileProblem
-from emucore.fileio import atomic_write_bytes
+from emucore.fileio import atomic_write_bytes, open_regular
 from emucore.systems import System, systems
 
 INPUT_LOG = "Input Log.txt"
@@ -298,7 +298,7 @@ def read_movie(path: str | os.PathLike[str]) -> MovieData:
     """
     path = Path(path)
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             head = f.read(16)
     except FileNotFoundError:
         raise MovieError(path, "no such file") from None
@@ -355,7 +355,7 @@ def _decode(data: bytes) -> str:
 
 def _read_bk2(path: Path) -> MovieData:
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(open_regular(path))
     except zipfile.BadZipFile as exc:
         raise MovieError(path, f"not a valid ZIP archive ({exc})") from exc
     except (OSError, ValueError, EOFError) as exc:
@@ -686,7 +686,7 @@ FM2_BUTTONS = {"R": "RIGHT", "L": "LEFT", "D": "DOWN", "U": "UP", "T": "START", 
 
 def _read_fm2(path: Path) -> MovieData:
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             raw = f.read(MAX_FM2_BYTES + 1)
     except OSError as exc:
         raise MovieError(path, f"cannot be read: {exc.strerror or exc}") from exc

@@ -55,6 +55,7 @@ from typing import IO, Any
 import numpy as np
 
 from emucore.errors import EmucoreError, FileProblem, StateError
+from emucore.fileio import open_regular, read_regular
 from emucore.integration import SHA_FILE, read_rom_sha
 from emucore.movie.bk2 import MovieError, resolve_platform
 from emucore.movie.movie import Movie
@@ -174,28 +175,31 @@ def _load_state_arg(env: Any, state: bytes | str | os.PathLike[str], movie: Movi
         return bytes(state)
     text = os.fspath(state)
     if os.path.isfile(text):
-        from emucore.integration import IntegrationError, read_state_file
-
-        with open(text, "rb") as f:
-            magic = f.read(2)
-        if magic == b"\x1f\x8b":
-            try:
-                return read_state_file(text)
-            except IntegrationError as exc:
-                raise MovieError(movie.path, f"the start state {text} is unusable: {exc}") from exc
-        from emucore.integration.statefile import MAX_STATE_BYTES
-
-        with open(text, "rb") as f:
-            raw = f.read(MAX_STATE_BYTES + 1)
-        if len(raw) > MAX_STATE_BYTES or not raw:
-            raise MovieError(movie.path, f"the start state {text} is empty or too large")
-        return raw
+        try:
+            return _read_start_state(text)
+        except (OSError, EmucoreError) as exc:
+            raise MovieError(movie.path, f"the start state {text} is unusable: {exc}") from exc
     try:
         env.load_state(text)
     except (FileNotFoundError, EmucoreError) as exc:
         raise MovieError(movie.path, f"no state {text!r} for {env.gamename}: {exc}") from exc
     assert env.initial_state is not None
     return env.initial_state
+
+
+def _read_start_state(path: str) -> bytes:
+    """A start state given as a file: a gzip ``.state`` or the core's raw bytes."""
+    from emucore.integration import read_state_file
+    from emucore.integration.statefile import MAX_STATE_BYTES
+
+    with open_regular(path) as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        return read_state_file(path)
+    raw = read_regular(path, MAX_STATE_BYTES)
+    if not raw:
+        raise StateError(path, "empty")
+    return raw
 
 
 class MoviePlayer:

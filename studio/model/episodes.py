@@ -13,8 +13,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from emucore.fileio import atomic_write_text
+from emucore.fileio import atomic_write_text, read_regular
 from emucore.gamedata import GameData
+from emucore.integration.common import MAX_JSON_BYTES
 
 LOG = "episodes.json"
 GAME_OVER = ("done", "game over")  # the endings that are game overs
@@ -23,7 +24,7 @@ ENDINGS = (*GAME_OVER, "restarted", "stopped")
 
 def _read(folder: Path) -> dict[str, str]:
     try:
-        raw = json.loads((folder / LOG).read_text("utf-8"))
+        raw = json.loads(read_regular((folder / LOG), MAX_JSON_BYTES).decode("utf-8"))
         endings = raw.get("endings", {}) if isinstance(raw, dict) else {}
         return {str(k): str(v) for k, v in endings.items()} if isinstance(endings, dict) else {}
     except (OSError, ValueError):  # no log yet, or one that cannot be read: nothing is known

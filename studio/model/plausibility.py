@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from emucore.fileio import read_regular
+from emucore.integration.common import MAX_JSON_BYTES
 from emucore.paths import studio_data_dir
 from emucore.scenario import Scenario, ScenarioError
 from studio.model.screen_values import INDEX, check_shown
@@ -157,7 +159,7 @@ def plausibility_of(checkpoints: Sequence[tuple[int, str | float]], scenario: Ma
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text("utf-8"))
+        return json.loads(read_regular(path, MAX_JSON_BYTES).decode("utf-8"))
     except (OSError, ValueError):
         return None
 

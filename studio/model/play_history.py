@@ -11,6 +11,7 @@ survives a restart.
 from __future__ import annotations
 
 import io
+import zipfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from emucore.fileio import atomic_write_bytes
+from emucore.fileio import atomic_write_bytes, open_regular
 from emucore.search import Snapshot
 from emucore.search.checkpoints import snapshots_of
 from emucore.search.snapshot import layout_of
@@ -59,9 +60,9 @@ def load(path: Path, emulator: Any) -> list[Snapshot]:
         ValueError: the file is not a kept play, or not of this game's memory.
     """
     try:
-        with np.load(path, allow_pickle=False) as kept:
+        with open_regular(path) as f, np.load(f, allow_pickle=False) as kept:
             frames, rows = kept["frames"], kept["rows"]
-    except (OSError, KeyError, ValueError, EOFError) as exc:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, NotImplementedError) as exc:
         raise ValueError(f"{path.name}: not a kept play ({exc})") from exc
     layout = layout_of(emulator.memory)
     if rows.ndim != 2 or rows.dtype != np.uint8 or len(frames) != len(rows) or len(rows) < 2:

@@ -15,11 +15,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from emucore.errors import EmucoreError
-from emucore.fileio import atomic_write_text
+from emucore.fileio import atomic_write_text, read_regular, sweep_stale_temps
 from emucore.integration import read_state_file, write_state_file
 from studio.model.set_aside import OpenProblem, problem_of, set_aside, set_aside_problem
 
 SAVE_EVERY = 10.0  # seconds of wall time between recovery states
+MAX_SESSION_BYTES = 1 << 20
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Recovery:
         if not self.lock.exists():
             return None
         try:
-            pid = int(self.lock.read_text().strip() or 0)
+            pid = int(read_regular(self.lock, 64).strip() or 0)
         except (OSError, ValueError):
             pid = 0
         if pid and pid != os.getpid() and _pid_alive(pid):
@@ -67,7 +68,7 @@ class Recovery:
         if not self.session_file.exists():
             return None
         try:
-            return _saved_session(json.loads(self.session_file.read_text("utf-8")))
+            return _saved_session(json.loads(read_regular(self.session_file, MAX_SESSION_BYTES)))
         except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             self.set_aside_session(exc)
             return None
@@ -80,6 +81,7 @@ class Recovery:
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
+        sweep_stale_temps(self.folder)  # what a killed studio's writes left behind
         atomic_write_text(self.lock, f"{os.getpid()}\n")
 
     def due(self) -> bool:

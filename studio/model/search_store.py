@@ -35,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from emucore.fileio import atomic_write_bytes, atomic_write_text
+from emucore.fileio import atomic_write_bytes, atomic_write_text, open_regular, read_regular
+from emucore.integration.common import MAX_JSON_BYTES
 from emucore.search import CandidateSet, MemorySearch, Snapshot, Step
 from emucore.search.ops import renamed_label
 from emucore.search.snapshot import Layout, layout_of
@@ -262,7 +263,7 @@ class SearchStore:
         return True
 
     def _read(self, index: Path, layout: Layout) -> tuple[list[tuple[str, MemorySearch]], str | None, dict]:
-        text = index.read_text("utf-8")
+        text = read_regular(index, MAX_JSON_BYTES).decode("utf-8")
         data = json.loads(text)
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise BadFile(index, f"not a version {VERSION} search book")
@@ -304,7 +305,7 @@ class SearchStore:
             raise BadFile(self.folder / "book.json", f"{digest!r} is not a file name of {kind}/")
         path = self.folder / kind / f"{digest}.npz"
         try:
-            with np.load(path) as npz:
+            with open_regular(path) as f, np.load(f) as npz:
                 arrays = {key: npz[key] for key in npz.files}
         except Exception as exc:
             raise BadFile(path, describe(exc)) from exc

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from emucore.errors import FileProblem
+from emucore.fileio import read_regular
+from emucore.integration.common import MAX_JSON_BYTES
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,7 @@ def read_owned_json(path: str | os.PathLike[str], report: Callable[[OpenProblem]
     if not path.exists():
         return None
     try:
-        loaded = json.loads(path.read_text("utf-8"))
+        loaded = json.loads(read_regular(path, MAX_JSON_BYTES).decode("utf-8"))
         if not isinstance(loaded, dict):
             raise ValueError(f"the top level must be an object, not {type(loaded).__name__}")
     except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
