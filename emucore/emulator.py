@@ -23,6 +23,7 @@ from emucore.corefinder import FoundCore, find_core
 from emucore.errors import CoreError, GameLoadError, StateError
 from emucore.integration import IntegrationError, read_state_file, write_state_file
 from emucore.libretro import CoreSession, cartridge_ram
+from emucore.libretro.state_probe import StateProbe
 from emucore.libretro.structs import (
     DEVICE_JOYPAD,
     MEMORY_REGION_NAMES,
@@ -80,6 +81,7 @@ class Emulator:
         self.core: FoundCore = find_core(self.system, core)
         self.core_library = library(self.core.lib)
         self._options = dict(options or {})
+        self._probe = StateProbe(self.core.lib, self.core.path, self._rom_data, self._options)  # states from outside
         self._address_space: AddressSpace | None = None
         self._address_key: tuple[Any, ...] = ()
         self._cheats = 0
@@ -284,6 +286,7 @@ class Emulator:
         state = self._session.serialize()
         if state is None:
             raise StateError(None, f"the {self.core.lib} core could not serialize its state")
+        self._probe.trust(state)
         return state
 
     def set_state(self, state: bytes, *, source: str | os.PathLike[str] | None = None) -> bool:
@@ -308,7 +311,8 @@ class Emulator:
             raise StateError(source, problem)
 
     def _state_problem(self, state: bytes) -> str | None:
-        return state_problem(self.core_library, self._session.serialize_size, state)
+        return state_problem(self.core_library, self._session.serialize_size, state) or self._probe.problem(
+            self._session, state)  # a forked copy of the process loads it first (emucore.libretro.state_probe)
 
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
         """Loads a gzip ``.state`` file (stable-retro's format); errors name the file."""
