@@ -32,8 +32,10 @@ Differences from stable-retro, all on purpose:
   then skipped); a CPU-time net (the calling thread's CPU time, so that other threads of a vector
   env do not count) for work done inside C functions, where no instruction is counted, timed from
   the first check (the first count hook, or after the first library call), so that a short call
-  never reads the clock; a memory
-  cap per state; Lua's stack limit; a cap on how deep C functions that call back into Lua
+  never reads the clock; a memory cap per state (a state still within ``ENTRY_ROOM`` of it after a
+  load or call, once its garbage is collected, runs nothing more: lupa pushes a call's arguments
+  unprotected, where running out of memory would end the process; its calls raise ``LuaError`` until
+  reload); Lua's stack limit; a cap on how deep C functions that call back into Lua
   nest (LuaJIT does not count C levels, and nested ``gsub`` callbacks would overflow the C stack and
   kill the process); and a worst-case cost cap on string pattern matching.
 * During an evaluation (``LuaScripts.prime``), ``data`` reads the variables' values taken at its

@@ -22,6 +22,7 @@ local function prime(frame, ...)
     if name and value ~= nil then c[name] = value end
   end
   cache, cached_frame = c, frame
+  tidy()
 end
 
 local function settle()
@@ -97,10 +98,14 @@ end
 -- has no position rather than one inside this file
 local function run_file(source, chunkname, limit, seconds)
   local f, err = compile(source, chunkname)
-  if not f then return false, err end
+  if not f then
+    tidy()
+    return false, err
+  end
   arm(limit, seconds)
   local ok, e = pcall(f)
   sethook()
+  tidy()
   if not ok then return false, message(e) end
   return true, ""
 end
@@ -114,19 +119,28 @@ local function call(name, limit, seconds)
   end
   local ok, result = pcall(f)
   sethook()
+  tidy()
   if not ok then return false, message(result) end
+  local t = type(result)
+  -- lupa would keep a table or a function in its registry, allocating outside any protected call
+  if t ~= "number" and t ~= "boolean" then result = nil end
   return true, result
 end
 
+-- the names as one string (NUL-separated), for the same reason
 local function functions(limit, seconds)
   arm(limit, seconds)
   local names = {}
   for name, value in pairs(env) do
-    if type(name) == "string" and type(value) == "function" and not builtins[name] then
+    if type(name) == "string" and type(value) == "function" and not builtins[name]
+       and not sfind(name, "\0", 1, true) then
       names[#names + 1] = name
     end
   end
-  return names
+  local joined = concat(names, "\0")
+  names = nil
+  tidy()
+  return joined
 end
 
 python = nil

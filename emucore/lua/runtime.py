@@ -19,6 +19,14 @@ DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_MEMORY_LIMIT = 16 * 1024 * 1024
 """Bytes one Lua state (one scope) may allocate. It also bounds what one string operation copies."""
 
+MEMORY_HEADROOM = 256 * 1024
+"""Bytes below its cap from which a state collects its garbage at the end of every load or call."""
+
+ENTRY_ROOM = 64 * 1024
+"""Bytes a state must have free before Python calls into it: lupa pushes the arguments outside any
+protected call, where running out of memory would end the process. A state fuller than that (after
+the collection above) is out of memory: nothing runs in it again until it is rebuilt."""
+
 PATTERN_COST_LIMIT = 5e7
 """Worst-case steps one string pattern match may take (a few tenths of a second of C time)."""
 
@@ -70,6 +78,7 @@ def _deny_attributes(obj: object, name: Any, is_setting: bool) -> Any:
 
 
 def new_runtime(memory_limit: int) -> Any:
+    """A bare runtime allowed ``memory_limit`` bytes beyond what it uses now (0: no limit)."""
     return _lupa.LuaRuntime(
         encoding=None,
         register_eval=False,

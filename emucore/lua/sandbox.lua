@@ -2,7 +2,7 @@
 -- budget (count hook and CPU-time net) and the sandbox the scripts run in. bindings.lua follows it
 -- in the same chunk and uses its locals.
 local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit, max_nesting,
-      thread_clock = ...
+      thread_clock, memory_soft = ...
 
 local type, tostring, tonumber, error, select, pairs, ipairs, next =
       type, tostring, tonumber, error, select, pairs, ipairs, next
@@ -100,6 +100,12 @@ local function check_time(...)
 end
 
 local nesting
+
+-- Python pushes the next call's arguments outside any protected call, where running out of memory
+-- ends the process: every entry point ends with the state's garbage collected once it nears its cap
+local function tidy()
+  if collectgarbage("count") * 1024 > memory_soft then collectgarbage("collect") end
+end
 
 local function arm(limit, seconds)
   nesting = 0

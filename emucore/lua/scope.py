@@ -9,8 +9,10 @@ from collections.abc import Callable
 
 from emucore.lua.runtime import (
     BOOTSTRAP,
+    ENTRY_ROOM,
     HOOK_GRAIN,
     MAX_CALLBACK_NESTING,
+    MEMORY_HEADROOM,
     PATTERN_COST_LIMIT,
     PRINT_LIMIT,
     Limits,
@@ -40,8 +42,16 @@ class Scope:
         self._data = data
         self._print = print_handler
         self._limits = limits
-        self._runtime = new_runtime(limits.memory)
+        self.files: list[str] = []  # those run in this state, in order
+        self._failed: list[str] = []  # those of them that failed to load
+        self._exhausted = False
+        # no cap while the trusted chunk is built: lupa pushes its arguments unprotected
+        self._runtime = new_runtime(0)
+        self._used = self._runtime.get_memory_used
+        self._ceiling = limits.memory - ENTRY_ROOM  # the most a state may use when Python calls into it
+        base = self._runtime.get_memory_used(total=True) - self._used()
         self._cached_names: tuple[str, ...] | None = None
+        self._prime_size = 0  # bytes pushing the cached names' values may take
         (self._run_file, self._call, self._functions, self._sethook,
          self._cache_names, self._prime, self._settle) = self._runtime.execute(
             BOOTSTRAP.encode(),
@@ -55,8 +65,12 @@ class Scope:
             PRINT_LIMIT,
             MAX_CALLBACK_NESTING,
             time.thread_time,
+            base + limits.memory - MEMORY_HEADROOM,
             name=b"=emucore.lua",
         )
+        self._runtime.set_max_memory(limits.memory)
+        if self._full():
+            raise MemoryError(f"the memory limit ({limits.memory} bytes) leaves no room for the sandbox")
 
     # ---- callbacks: never raise into Lua, answer (ok, value-or-message) ----
 
@@ -109,6 +123,28 @@ class Scope:
         except Exception:
             log.exception("Lua print handler failed")
 
+    # ---- memory: lupa pushes a call's arguments outside any protected call ----
+
+    def _has_room(self, size: int) -> bool:
+        """Whether ``size`` bytes of arguments can be pushed now without running out of memory."""
+        return self._used() + size <= self._ceiling
+
+    def _full(self) -> bool:
+        """Whether the state is out of memory for good: nothing may run in it again."""
+        if not self._exhausted and not self._has_room(0):
+            self._exhausted = True
+            self._runtime.set_max_memory(0)  # nothing runs in it now; lupa's own cleanup must not fail
+        return self._exhausted
+
+    def _out_of_memory(self, action: str = "call") -> LuaError:
+        files = ", ".join(self.files) or self.name
+        return LuaError(
+            f"{files}: not enough memory (limit: {self._limits.memory} bytes per script scope): the state"
+            f" of scope '{self.name}' is still full after collecting its garbage, so nothing runs in it"
+            " until the scripts are reloaded (reset)",
+            action=action,
+        )
+
     # ---- entry points ----
 
     def _stop_hook(self) -> None:
@@ -119,11 +155,22 @@ class Scope:
 
     def run_file(self, file_name: str, source: str) -> LuaError | None:
         """Run one script's top level; the error if it fails to compile or to run."""
+        self.files.append(file_name)
+        error = self._load(file_name, source)
+        if error is not None:
+            self._failed.append(file_name)
+        return error
+
+    def _load(self, file_name: str, source: str) -> LuaError | None:
+        if self._full():
+            return self._out_of_memory("load")
         chunkname = ("@" + file_name).encode("utf-8")
+        encoded = source.encode("utf-8")
+        if not self._has_room(len(encoded) + len(chunkname)):
+            return LuaError(f"{file_name}: not enough memory for its source"
+                            f" (limit: {self._limits.memory} bytes per script scope)", action="load")
         try:
-            ok, message = self._run_file(
-                source.encode("utf-8"), chunkname, self._limits.instructions, self._limits.seconds
-            )
+            ok, message = self._run_file(encoded, chunkname, self._limits.instructions, self._limits.seconds)
         except Exception as exc:
             return LuaError(explain(error_message(exc), self._limits), action="load")
         finally:
@@ -135,11 +182,20 @@ class Scope:
     def prime(self, names: tuple[str, ...], values: list[int | float | bool | None], frame: int) -> None:
         """Cache ``values`` (those of ``names``; None: not cached) and ``frame`` until ``settle``.
         Where the state cannot take them (its memory is full), reads stay calls into Python."""
+        if self._exhausted:
+            return
         try:
             if names is not self._cached_names:
                 self._cached_names = None
-                self._cache_names(*(name.encode("utf-8") for name in names))
+                encoded = [name.encode("utf-8") for name in names]
+                # the names' strings and twice the stack for the values (lupa may grow it)
+                self._prime_size = sum(len(name) + 48 for name in encoded) + 32 * (len(names) + 1)
+                if not self._has_room(self._prime_size):
+                    return  # reads stay calls into Python
+                self._cache_names(*encoded)
                 self._cached_names = names
+            if self._used() > self._ceiling - self._prime_size:
+                return  # reads stay calls into Python
             try:
                 self._prime(frame, *values)
             except OverflowError:  # an int beyond int64: lupa takes it as a float, as _lookup gives it
@@ -149,6 +205,8 @@ class Scope:
             self.settle()
 
     def settle(self) -> None:
+        if self._exhausted:
+            return
         try:
             self._settle()  # allocates nothing and runs with no hook set
         except Exception:
@@ -156,13 +214,19 @@ class Scope:
 
     def call(self, function: bytes) -> object:
         """Call a global function (its UTF-8 name) with no arguments; its first result as Python."""
+        if self._exhausted or self._used() > self._ceiling - len(function):
+            self._full()
+            raise self._out_of_memory()
         try:
             ok, result = self._call(function, self._limits.instructions, self._limits.seconds)
         except Exception as exc:  # the budget tripped after the script returned, or lupa failed
             self._stop_hook()  # a normal return has stopped it already
             raise LuaError(explain(error_message(exc), self._limits)) from None
         if not ok:
-            raise LuaError(explain(decoded(result), self._limits))
+            message = explain(decoded(result), self._limits)
+            if self._failed and result == b"function '" + function + b"' is not defined":
+                message += f" ({', '.join(self._failed)} failed to load)"
+            raise LuaError(message)
         if isinstance(result, bool):
             return result
         if isinstance(result, (int, float)):
@@ -171,10 +235,12 @@ class Scope:
 
     def functions(self) -> list[str]:
         """The global functions the scripts defined."""
+        if self._full():
+            return []
         try:
             names = self._functions(self._limits.instructions, self._limits.seconds)
         except Exception:
             return []
         finally:
             self._stop_hook()
-        return sorted(decoded(name) for name in names.values())
+        return sorted(decoded(name) for name in names.split(b"\0")) if names else []

@@ -11,6 +11,7 @@ from emucore.lua.runtime import (
     DEFAULT_INSTRUCTION_LIMIT,
     DEFAULT_MEMORY_LIMIT,
     DEFAULT_TIME_LIMIT,
+    ENTRY_ROOM,
     SYNTAX_CHECK,
     Limits,
     decoded,
@@ -174,11 +175,11 @@ class LuaScripts:
         Returns:
             The syntax error, or None if it compiles.
         """
+        encoded, chunkname = source.encode("utf-8"), ("@" + name).encode("utf-8")
         try:
-            runtime = new_runtime(DEFAULT_MEMORY_LIMIT)
-            message = runtime.execute(
-                SYNTAX_CHECK.encode(), source.encode("utf-8"), ("@" + name).encode("utf-8"), name=b"=emucore.lua"
-            )
+            # room for the arguments, which lupa pushes outside any protected call
+            runtime = new_runtime(DEFAULT_MEMORY_LIMIT + len(encoded) + len(chunkname) + ENTRY_ROOM)
+            message = runtime.execute(SYNTAX_CHECK.encode(), encoded, chunkname, name=b"=emucore.lua")
         except Exception as exc:
             return LuaError(error_message(exc), action="load")
         return None if message is None else LuaError(decoded(message), action="load")

@@ -1,0 +1,148 @@
+"""Lua scripts against the real env: a script that breaks a limit gives an error, never a dead process.
+
+Each scenario runs in a child process (a crash there must fail the test, not end the run), on a copy
+of the homebrew StudioDemo-Nes integration with its own scenario.json and script."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from emucore.paths import integrations_dir
+
+pytest.importorskip("lupa")
+
+DEMO_NES = integrations_dir() / "StudioDemo-Nes"
+
+# Prints one line per phase: make's warnings, then "<phase> ok <reward>" or "<phase> <error type> <message>".
+CHILD = r"""
+import sys, warnings
+import emucore
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    env = emucore.make(sys.argv[1])
+for warning in caught:
+    print("warning", warning.category.__name__, warning.message)
+def attempt(phase, action):
+    try:
+        result = action()
+    except Exception as error:
+        print(phase, "error", type(error).__name__, error)
+    else:
+        print(phase, "ok", result[1] if phase.startswith("step") else "")
+attempt("reset", lambda: env.reset(seed=0))
+for i in range(int(sys.argv[2])):
+    attempt(f"step{i}", lambda: env.step(env.action_space.sample() * 0))
+attempt("reset2", lambda: env.reset(seed=0))
+attempt("step-after-reset", lambda: env.step(env.action_space.sample() * 0))
+env.close()
+print("closed")
+"""
+
+SCRIPTED = {"done": {"script": "lua:d"}, "reward": {"script": "lua:r"}, "scripts": ["s.lua"]}
+
+# Fills the state to its cap with live data: halves the piece size whenever one does not fit.
+FLOOD = """
+K = nil
+local n = 0
+function flood()
+  local size = 2^20
+  while size >= 1 do
+    n = n + 1
+    local ok = pcall(function() K = { K, string.rep("x", size) .. n } end)
+    if not ok then collectgarbage() size = math.floor(size / 2) end
+  end
+end
+"""
+
+
+def game_with(tmp_path: Path, script: str, scenario: dict | None = None) -> Path:
+    game = tmp_path / "StudioDemo-Nes"
+    shutil.copytree(DEMO_NES, game)
+    (game / "scenario.json").write_text(json.dumps(scenario or SCRIPTED))
+    (game / "s.lua").write_text(script)
+    return game
+
+
+def run_child(game: Path, steps: int = 3, timeout: float = 120) -> dict[str, str]:
+    """The child's lines by phase (``warning`` lines joined); fails unless it exits normally."""
+    done = subprocess.run([sys.executable, "-c", CHILD, str(game), str(steps)],
+                          capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"exit status {done.returncode}\n{done.stdout}\n{done.stderr[-2000:]}"
+    lines: dict[str, str] = {}
+    for line in done.stdout.splitlines():
+        phase, _, rest = line.partition(" ")
+        lines[phase] = (lines.get(phase, "") + "\n" + rest).strip()
+    assert "closed" in lines, done.stdout
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# memory: every call into Lua is protected (rel-01)
+
+
+def test_script_that_fills_memory_while_loading_is_reported_and_the_process_lives(tmp_path: Path) -> None:
+    game = game_with(tmp_path, "local t = {} for i = 1, 1e7 do t[i] = {i} end\n"
+                               "function r() return 0 end\nfunction d() return false end\n")
+    lines = run_child(game)
+    assert "ScriptWarning" in lines["warning"] and "not enough memory" in lines["warning"]
+    # its functions were never defined: a clear error naming the file, at every reset
+    for phase in ("reset", "reset2"):
+        assert lines[phase].startswith("error LuaError"), lines
+        assert "function 'd' is not defined (s.lua failed to load)" in lines[phase]
+
+
+def test_script_that_leaves_its_state_full_while_loading(tmp_path: Path) -> None:
+    game = game_with(tmp_path, FLOOD + "flood()\nfunction r() return 1 end\nfunction d() return false end\n")
+    lines = run_child(game)
+    assert "not enough memory" in lines["warning"]
+    for phase in ("reset", "reset2"):
+        assert lines[phase].startswith("error LuaError"), lines
+        assert "s.lua: not enough memory" in lines[phase] and "still full" in lines[phase]
+
+
+@pytest.mark.parametrize("function", ["r", "d"])
+def test_call_that_leaves_its_state_full(tmp_path: Path, function: str) -> None:
+    """The call that runs out of memory fails; the calls after it fail without entering the full state;
+    reset rebuilds it."""
+    calls = "calls = (calls or 0) + 1\nif calls == 3 then flood() end"  # the reset's evaluation is call 1
+    other = "r" if function == "d" else "d"
+    result = "return 2" if function == "r" else "return false"
+    game = game_with(tmp_path, FLOOD + f"function {function}()\n{calls}\n{result}\nend\n"
+                               f"function {other}() return {'false' if other == 'd' else '2'} end\n")
+    lines = run_child(game, steps=4)
+    assert "warning" not in lines
+    assert lines["reset"] == "ok" and lines["step0"] == "ok 2.0"
+    assert lines["step1"].startswith("error LuaError") and "not enough memory" in lines["step1"]
+    for phase in ("step2", "step3"):
+        assert lines[phase].startswith("error LuaError") and "still full" in lines[phase], lines
+    assert lines["reset2"] == "ok" and lines["step-after-reset"] == "ok 2.0"
+
+
+def test_call_that_runs_out_of_memory_with_garbage_only(tmp_path: Path) -> None:
+    """Memory a failed call leaves as garbage is collected: the next calls run normally."""
+    game = game_with(tmp_path, "calls = 0\nfunction r()\ncalls = calls + 1\n"
+                               "if calls == 2 then local t = {} for i = 1, 1e8 do t[i] = {i} end end\n"
+                               "return calls\nend\nfunction d() return false end\n")
+    lines = run_child(game)
+    assert lines["step0"].startswith("error LuaError") and "not enough memory" in lines["step0"]
+    assert lines["step1"] == "ok 3.0" and lines["step2"] == "ok 4.0"
+
+
+def test_source_too_big_for_the_cap_is_an_error() -> None:
+    """lupa pushes a source outside any protected call: one beyond the cap must be refused before."""
+    child = ("from emucore.lua import LuaScripts\nsource = 'x = 1 ' * 4_000_000\n"
+             "print(LuaScripts.check_syntax(source, 'big.lua'))\n"
+             "lua = LuaScripts([('big.lua', source), ('small.lua', 'function f() return 1 end')], object())\n"
+             "lua.reload()\nprint(lua.load_errors[0])\nprint(lua.call('f'))\n")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    syntax, load, call = done.stdout.splitlines()
+    assert syntax == "Lua load failed: not enough memory"
+    assert load.startswith("Lua load failed: big.lua: not enough memory for its source")
+    assert call == "1.0"
