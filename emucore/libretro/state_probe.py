@@ -18,8 +18,8 @@ Fork safety: the parent may have threads (the studio's Qt, Ray). The child has o
 forked; it runs this module's few lines, the core's C code and the core's callbacks, which touch only the
 session, with the garbage collector off (no finalizer of the parent's objects, such as a session
 removing its save folder, can run there) and the core's log lines kept off the parent's logging
-handlers. It takes no lock another thread could hold except the session's own, which the calling thread
-is about to take anyway.
+handlers. The fork happens inside a call of the session (its lock held), so no other thread is in the
+core while it is copied, and the child calls the core's functions directly.
 
 Verdicts are kept for the life of the process by SHA-256 of the state, with the core, the ROM and the
 core options, so a state is probed once; the states ``get_state()`` returns are recorded as good, and
@@ -45,9 +45,9 @@ import time
 from collections import deque
 from collections.abc import Mapping
 from functools import cache
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from emucore.errors import CoreError
+from emucore.libretro._native import ffi, lib
 from emucore.libretro.session import CoreSession
 
 FRAMES = 30
@@ -59,7 +59,6 @@ CACHE_LIMIT = 1 << 16
 RECENT = 4
 THREAD_SYMBOLS = (b"pthread_create", b"thrd_create", b"_M_start_thread")
 ENV_SWITCH = "EMUCORE_STATE_PROBE"
-ADVICE = "; load a state or reset before going on"  # CoreSession.core_threw's, for the parent's core: not this one's
 
 logger = logging.getLogger(__name__)
 probes_run = 0
@@ -89,14 +88,14 @@ class StateProbe:
     """The probe of one emulator: its core, game and options decide which verdicts apply to it.
 
     Args:
-        lib: The core library's name, for messages.
+        core_name: The core library's name, for messages.
         core_path: The core library loaded.
         rom: The game's bytes (hashed at the first probe, not before).
         options: The core option overrides.
     """
 
-    def __init__(self, lib: str, core_path: str | os.PathLike[str], rom: bytes, options: Mapping[str, str]):
-        self.lib = lib
+    def __init__(self, core_name: str, core_path: str | os.PathLike[str], rom: bytes, options: Mapping[str, str]):
+        self.core_name = core_name
         self.enabled = probe_available() and not may_start_threads(str(core_path))
         self._core_path = str(core_path)
         self._rom = rom
@@ -118,7 +117,7 @@ class StateProbe:
         key = self._key(state)
         verdict = _verdicts.get(key, _MISSING)
         if verdict is _MISSING:
-            verdict = probe(session, state, self.lib)
+            verdict = probe(session, state, self.core_name)
             if verdict is not _MISSING:
                 _remember(key, verdict)
         if verdict is None and type(state) is bytes:  # not a bytearray: it could change after its probe
@@ -127,7 +126,7 @@ class StateProbe:
 
     def _key(self, state: bytes | bytearray | memoryview) -> tuple[bytes, bytes]:
         if self._context is None:
-            context = hashlib.sha256(f"{self.lib}\0{self._core_path}\0{self._options!r}\0".encode())
+            context = hashlib.sha256(f"{self.core_name}\0{self._core_path}\0{self._options!r}\0".encode())
             context.update(hashlib.sha256(self._rom).digest())
             self._context = context.digest()
         return self._context, hashlib.sha256(state).digest()
@@ -146,10 +145,16 @@ def forget_verdicts() -> None:
         _verdicts.clear()
 
 
-def probe(session: CoreSession, state: bytes | bytearray | memoryview, lib: str) -> str | None:
+def probe(session: CoreSession, state: bytes | bytearray | memoryview, core: str) -> str | None:
     """Loads ``state`` and runs ``FRAMES`` frames in a forked copy of the process; what went wrong, or None.
 
-    Returns ``_MISSING`` (no verdict, nothing cached) if no process could be forked."""
+    The fork happens inside the session's call, so no other thread is in the core while it is copied (a
+    second thread gets EmulatorBusyError, as it would from ``set_state``). Returns ``_MISSING`` (no
+    verdict, nothing kept) if no process could be forked."""
+    return session.call(_fork_and_wait, session, bytes(state), core)
+
+
+def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> str | None:
     global probes_run
     limit = _mapped_bytes() + MEMORY_MARGIN
     read_fd, write_fd = os.pipe()
@@ -158,20 +163,20 @@ def probe(session: CoreSession, state: bytes | bytearray | memoryview, lib: str)
     except OSError as exc:
         os.close(read_fd)
         os.close(write_fd)
-        logger.warning("no probe of a state for the %s core: fork failed (%s); loading it unprobed", lib, exc)
+        logger.warning("no probe of a state for the %s core: fork failed (%s); loading it unprobed", core, exc)
         return _MISSING
     if pid == 0:
-        _child(session, state, write_fd, limit)
+        _child(host, session, state, write_fd, limit)
     probes_run += 1
     os.close(write_fd)
     try:
         report, status = _wait(pid, read_fd)
     finally:
         os.close(read_fd)
-    return _verdict(lib, report, status)
+    return _verdict(core, report, status)
 
 
-def _child(session: CoreSession, state: bytes | bytearray | memoryview, write_fd: int, limit: int) -> NoReturn:
+def _child(host: Any, session: CoreSession, state: bytes, write_fd: int, limit: int) -> NoReturn:
     code = 1
     try:
         gc.disable()
@@ -180,22 +185,24 @@ def _child(session: CoreSession, state: bytes | bytearray | memoryview, write_fd
         _lower(resource.RLIMIT_CORE, 0)
         _lower(resource.RLIMIT_CPU, int(TIMEOUT_S) + 1, int(TIMEOUT_S) + 2)  # SIGXCPU, then SIGKILL
         _lower(resource.RLIMIT_AS, limit)
-        os.write(write_fd, _load_and_run(session, state).encode("utf-8", "replace")[:4000])
+        os.write(write_fd, _load_and_run(host, state).encode("utf-8", "replace")[:4000])
         code = 0
     finally:
         os._exit(code)
 
 
-def _load_and_run(session: CoreSession, state: bytes | bytearray | memoryview) -> str:
+def _load_and_run(host: Any, state: bytes) -> str:
+    """The child's part: the session's lock is held (by the parent's call), so the core is called directly."""
     try:
-        if not session.unserialize(bytes(state)):
+        loaded = lib.emu_unserialize(host, ffi.from_buffer(state), len(state))
+        if loaded == 0:
             return "rejected"
-        session.run(FRAMES)
-    except CoreError as exc:
-        said = str(exc).removeprefix(f"{session.label}: ").removesuffix(ADVICE)
-        if "bad_alloc" in said:
-            return f"needed more than {MEMORY_MARGIN >> 20} MiB of memory for it ({said})"
-        return f"failed on it ({said})"
+        if loaded < 0 or lib.emu_run_frames(host, FRAMES):
+            said = ffi.string(host.error).decode("utf-8", "replace")
+            step = "retro_unserialize" if loaded < 0 else "retro_run"
+            if "bad_alloc" in said:
+                return f"needed more than {MEMORY_MARGIN >> 20} MiB of memory for it ({step}: {said})"
+            return f"failed on it ({step}: {said})"
     except MemoryError:
         return f"needed more than {MEMORY_MARGIN >> 20} MiB of memory for it"
     except Exception as exc:
@@ -237,23 +244,23 @@ def _wait(pid: int, read_fd: int) -> tuple[str, int | None]:
     return b"".join(chunks).decode("utf-8", "replace"), status
 
 
-def _verdict(lib: str, report: str, status: int | None) -> str | None:
+def _verdict(core: str, report: str, status: int | None) -> str | None:
     if status is None:
-        return (f"the {lib} core did not finish loading it and running {FRAMES} frames within {TIMEOUT_S:g} s "
+        return (f"the {core} core did not finish loading it and running {FRAMES} frames within {TIMEOUT_S:g} s "
                 "in a probe process; it is not loaded")
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         if number == signal.SIGXCPU:
-            return f"the {lib} core ran out of CPU time on it in a probe process; it is not loaded"
+            return f"the {core} core ran out of CPU time on it in a probe process; it is not loaded"
         try:
             name = signal.Signals(number).name
         except ValueError:
             name = f"signal {number}"
-        return f"the {lib} core crashed loading it ({name} in a probe process); it is not loaded"
+        return f"the {core} core crashed loading it ({name} in a probe process); it is not loaded"
     if report == "ok" and os.WEXITSTATUS(status) == 0:
         return None
     if report == "rejected":
-        return f"the {lib} core rejected it (another core or version, or corrupt)"
+        return f"the {core} core rejected it (another core or version, or corrupt)"
     if report:
-        return f"the {lib} core {report} in a probe process; it is not loaded"
-    return f"a probe process loading it for the {lib} core ended with exit status {os.WEXITSTATUS(status)}"
+        return f"the {core} core {report} in a probe process; it is not loaded"
+    return f"a probe process loading it for the {core} core ended with exit status {os.WEXITSTATUS(status)}"

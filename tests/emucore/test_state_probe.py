@@ -20,7 +20,7 @@ import pytest
 
 from emucore import Emulator
 from emucore.corefinder import find_library
-from emucore.errors import StateError
+from emucore.errors import EmulatorBusyError, StateError
 from emucore.integration import read_state_file
 from emucore.libretro import state_probe
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, require_core
@@ -249,3 +249,20 @@ def test_a_verdict_is_for_one_core_rom_and_options():
             for rom, options in ((b"rom", {}), (b"other rom", {}), (b"rom", {"key": "value"}))}
     keys.add(state_probe.StateProbe("fceumm", "/cores/b.so", b"rom", {})._key(b"FCS state"))
     assert len(keys) == 4
+
+
+def test_a_probe_while_another_thread_is_in_the_core_is_busy_and_leaves_no_verdict():
+    good = read_state_file(NES_STATE)
+    with Emulator(NES_ROM) as emu:
+        if not emu._probe.enabled:
+            pytest.skip(f"the {emu.core.lib} core is not probed")
+        start = state_probe.probes_run
+        emu._session._lock.acquire()  # as a thread inside the core holds it
+        try:
+            with pytest.raises(EmulatorBusyError):
+                emu._probe.problem(emu._session, good)
+        finally:
+            emu._session._lock.release()
+        assert state_probe.probes_run == start and not state_probe._verdicts
+        emu.set_state(good)
+        assert state_probe.probes_run == start + 1
