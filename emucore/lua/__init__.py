@@ -35,9 +35,11 @@ Differences from stable-retro, all on purpose:
   never reads the clock; a memory cap per state (a state still within ``ENTRY_ROOM`` of it after a
   load or call, once its garbage is collected, runs nothing more: lupa pushes a call's arguments
   unprotected, where running out of memory would end the process; its calls raise ``LuaError`` until
-  reload); Lua's stack limit; a cap on how deep C functions that call back into Lua
-  nest (LuaJIT does not count C levels, and nested ``gsub`` callbacks would overflow the C stack and
-  kill the process); and a worst-case cost cap on string pattern matching.
+  reload); Lua's stack limit; a cap on how deep C functions that call back into Lua nest (LuaJIT
+  does not count C levels, and nested ``gsub`` callbacks would overflow the C stack and kill the
+  process); a worst-case cost cap on string searches (``find``, ``match``, ``gmatch``, ``gsub``,
+  plain or not: ``PATTERN_COST_LIMIT``); and ``table.sort`` comparing in Lua, so that the hook sees
+  each comparison.
 * During an evaluation (``LuaScripts.prime``), ``data`` reads the variables' values taken at its
   start, without calling into Python; a script's write drops them.
 * A file that fails to load is recorded in ``LuaScripts.load_errors`` (stable-retro ignores it).

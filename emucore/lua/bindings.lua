@@ -1,5 +1,5 @@
--- The trusted Lua side, part 2 (after sandbox.lua, in the same chunk): what scripts see of the game
--- (data, scenario), and the entry points the chunk returns to Python.
+-- The trusted Lua side, part 3 (after sandbox.lua and strings.lua, in the same chunk): what scripts
+-- see of the game (data, scenario), and the entry points the chunk returns to Python.
 -- data and scenario -------------------------------------------------------------------------
 -- During an evaluation the values read at its start are cached (prime): a read is a table lookup,
 -- not a call into Python. A write may change any of them, so it drops the cache.

@@ -1,5 +1,5 @@
 """The Lua runtime: lupa's LuaJIT (or Lua 5.1), the limits, the trusted chunk that builds the sandbox
-(sandbox.lua and bindings.lua), and the helpers that turn lupa's answers into ours."""
+(sandbox.lua, strings.lua and bindings.lua), and the helpers that turn lupa's answers into ours."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ _lupa, RUNTIME_NAME = _load_runtime()
 
 
 BOOTSTRAP = "".join((files("emucore.lua") / name).read_text(encoding="utf-8")
-                    for name in ("sandbox.lua", "bindings.lua"))
+                    for name in ("sandbox.lua", "strings.lua", "bindings.lua"))
 """The trusted chunk: runs with the real globals, builds one sandbox and returns its entry points."""
 
 SYNTAX_CHECK = r"""

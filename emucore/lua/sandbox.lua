@@ -1,6 +1,6 @@
 -- The trusted Lua side, part 1 of the chunk emucore.lua.runtime runs with the real globals: the
--- budget (count hook and CPU-time net) and the sandbox the scripts run in. bindings.lua follows it
--- in the same chunk and uses its locals.
+-- budget (count hook and CPU-time net) and the sandbox the scripts run in. strings.lua and
+-- bindings.lua follow it in the same chunk and use its locals.
 local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit, max_nesting,
       thread_clock, memory_soft = ...
 
@@ -161,6 +161,9 @@ local function finish(name, nests, ok, ...)
   if nests then nesting = nesting - 1 end
   if not ok then
     local e = ...
+    if type(e) == "string" and sfind(e, "^emucore%.lua:%d+: ") then
+      e = sgsub(e, "^emucore%.lua:%d+: ", "", 1)  -- raised in this chunk (sort's comparison): the script's
+    end
     if type(e) == "string" and not smatch(e, "^[^\n]-:%d+: ") then
       -- the C function's own error: give it the script's position and the function's name, as an
       -- unwrapped call would have ("script.lua:3: bad argument #1 to 'rep' (...)")
@@ -185,85 +188,7 @@ local function wrap(name, f, nests)
   return function(...) return finish(name, false, pcall(f, ...)) end
 end
 
-local function pattern_cost(subject, pattern)
-  -- worst case of Lua's backtracking matcher: each quantified item may retry every position
-  local n = #subject + 1
-  local quantifiers, optionals = 0, 0
-  local i, len = 1, #pattern
-  while i <= len do
-    local c = sbyte(pattern, i)
-    if c == 37 then                            -- '%'
-      if sbyte(pattern, i + 1) == 98 then      -- %bxy
-        quantifiers = quantifiers + 1
-        i = i + 4
-      else
-        i = i + 2
-      end
-    elseif c == 91 then                        -- '[': skip the set
-      i = i + 1
-      if sbyte(pattern, i) == 94 then i = i + 1 end
-      if sbyte(pattern, i) == 93 then i = i + 1 end
-      while i <= len and sbyte(pattern, i) ~= 93 do
-        if sbyte(pattern, i) == 37 then i = i + 1 end
-        i = i + 1
-      end
-      i = i + 1
-    else
-      if c == 42 or c == 43 or c == 45 then    -- '*', '+', '-'
-        quantifiers = quantifiers + 1
-      elseif c == 63 then                      -- '?'
-        optionals = optionals + 1
-      end
-      i = i + 1
-    end
-  end
-  local cost = n * 2 ^ optionals
-  for k = 1, quantifiers do
-    cost = cost * n / (k + 1)
-    if cost > pattern_limit then break end
-  end
-  return cost
-end
-
-local function guard(subject, pattern)
-  local ts, tp = type(subject), type(pattern)
-  if (ts == "string" or ts == "number") and (tp == "string" or tp == "number") then
-    if pattern_cost(tostring(subject), tostring(pattern)) > pattern_limit then
-      error("pattern too complex for the sandbox", 3)
-    end
-  end
-end
-
--- the string library is also the string metatable's __index: harden the real table
-string.dump = nil
 local reentrant = { gsub = true, format = true, sort = true, foreach = true, foreachi = true }
-for name, f in pairs(string) do string[name] = wrap(name, f, reentrant[name]) end
-local find, match, gsub, rep = string.find, string.match, string.gsub, string.rep
-string.rep = function(...)
-  -- Lua 5.1 loops n times even for an empty string, unseen by the count hook
-  local s, n, sep = ...
-  if s == "" and (sep == nil or sep == "") and type(n) == "number" then return "" end
-  return rep(...)
-end
-local gmatch_iter = wrap("gmatch", function(iterate) return iterate() end)
-string.find = function(s, p, init, plain)
-  if not plain then guard(s, p) end
-  return find(s, p, init, plain)
-end
-string.match = function(s, p, init)
-  guard(s, p)
-  return match(s, p, init)
-end
-string.gmatch = function(s, p)
-  guard(s, p)
-  local iterate = sgmatch(s, p)
-  return function() return gmatch_iter(iterate) end
-end
-string.gsub = function(s, p, repl, n)
-  guard(s, p)
-  return gsub(s, p, repl, n)
-end
-env.string = string
 
 env.table = copy(table)
 for name, f in pairs(env.table) do env.table[name] = wrap(name, f, reentrant[name]) end
@@ -357,5 +282,5 @@ env.collectgarbage = function(option, arg)
   if not gc_options[option] then
     error("collectgarbage option '" .. tostring(option) .. "' is not allowed in the sandbox", 2)
   end
-  return collectgarbage(option, arg)
+  return check_time(collectgarbage(option, arg))  -- a full collection of a big heap is long C work
 end

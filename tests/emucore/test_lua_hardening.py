@@ -146,3 +146,62 @@ def test_source_too_big_for_the_cap_is_an_error() -> None:
     assert syntax == "Lua load failed: not enough memory"
     assert load.startswith("Lua load failed: big.lua: not enough memory for its source")
     assert call == "1.0"
+
+
+# ---------------------------------------------------------------------------------------------
+# library calls the count hook does not see are priced before they run (rel-02, rel-03)
+
+LONG_CALLS = [
+    # a plain search, naive in C: 2e6 comparisons of up to 2e6 bytes
+    ("local s, p = string.rep('a', 4e6), string.rep('a', 2e6) .. 'b'", "string.find(s, p, 1, true)",
+     "search too costly"),
+    ("local s, p = string.rep('a', 4e6), string.rep('a', 2e6) .. 'b'", "s:find(p, 1, true)", "search too costly"),
+    ("local s, p = string.rep('a', 4e6), string.rep('a', 2e6) .. 'b'", "s:find(p)", "search too costly"),
+    # 500,000 pattern items and no quantifier, tried at 2e6 positions
+    ("local s, p = string.rep('a', 2e6), string.rep('%a', 5e5) .. 'b'", "string.find(s, p)", "pattern too complex"),
+    ("local s, p = string.rep('a', 2e6), string.rep('.', 5e5) .. 'b'", "s:match(p)", "pattern too complex"),
+    ("local s, p = string.rep('a', 2e6), string.rep('a', 5e5) .. '[b]'", "for x in s:gmatch(p) do end",
+     "pattern too complex"),
+    ("local s, p = string.rep('a', 2e6), string.rep('a', 5e5) .. '[b]'", "s:gsub(p, '')", "pattern too complex"),
+    # sort's own comparison of two 4 MiB strings, 1e7 times
+    ("collectgarbage() local big, t = string.rep('a', 2^22), {} for i = 1, 5e5 do t[i] = big end", "table.sort(t)",
+     "time limit exceeded"),
+]
+
+
+def test_library_calls_that_could_run_for_minutes_are_refused(tmp_path: Path) -> None:
+    """Each of these was one C call of minutes to hours in one step; now each step fails at once with
+    a clear error (the child must finish well within its timeout), and the env goes on."""
+    cases = "".join(f"  function() {setup} {call} end,\n" for setup, call, _ in LONG_CALLS)
+    game = game_with(tmp_path, f"local cases = {{\n{cases}}}\ncalls = 0\n"
+                               "function r() calls = calls + 1 local case = cases[calls - 1]"
+                               " if case then case() end return calls end\n"
+                               "function d() return false end\n")
+    lines = run_child(game, steps=len(LONG_CALLS) + 1, timeout=60)
+    for i, (_, call, message) in enumerate(LONG_CALLS):
+        assert lines[f"step{i}"].startswith("error LuaError") and message in lines[f"step{i}"], (call, lines)
+    assert lines[f"step{len(LONG_CALLS)}"] == f"ok {len(LONG_CALLS) + 2}.0"
+
+
+def test_bounded_library_calls_keep_their_results() -> None:
+    from emucore.lua import LuaScripts
+
+    lua = LuaScripts([("s.lua", """
+local text = string.rep('abcdefgh', 100000)
+function far() return (text .. 'needle'):find('hneedle', 1, true) end
+function absent() return text:find('hab' .. string.rep('x', 2000), 1, true) == nil end
+function literal() return (text .. 'xy'):find('hxy') end
+function sorted() local t = {'b', 'c', 'a'} table.sort(t) return t[1] .. t[2] .. t[3] == 'abc' end
+function mixed() local ok, e = pcall(table.sort, {1, 'x'}) return not ok and e:find('compare') ~= nil end
+function custom() local t = {1, 3, 2} table.sort(t, function(a, b) return a > b end) return t[1] end
+function backref() return ('xaax'):find('(a)%1') end
+""")], object())
+    lua.reload()
+    assert lua.load_errors == []
+    assert lua.call("far") == 800000.0
+    assert lua.call("absent") is True
+    assert lua.call("literal") == 800000.0
+    assert lua.call("sorted") is True
+    assert lua.call("mixed") is True
+    assert lua.call("custom") == 3.0
+    assert lua.call("backref") == 2.0
