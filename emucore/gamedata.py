@@ -174,11 +174,11 @@ class GameData(GameDataMethods):
                 reward = self._evaluate_reward(spec)
                 self.rewards[player] = float(reward)
                 self.totals[player] = np.float32(self.totals[player] + reward)
-        finally:
+        finally:  # the frame ran: it counts even when its evaluation raised
             if lua is not None:
                 lua.settle()
-        self.frame += 1
-        self._live = None
+            self.frame += 1
+            self._live = None
 
     def _read_values(self, live: AddressSpace) -> dict[str, int] | CompiledValues:
         """Every mapped variable's value, read in one C call where the scenario's program cannot run."""

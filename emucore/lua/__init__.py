@@ -43,6 +43,8 @@ Differences from stable-retro, all on purpose:
 * During an evaluation (``LuaScripts.prime``), ``data`` reads the variables' values taken at its
   start, without calling into Python; a script's write drops them.
 * A file that fails to load is recorded in ``LuaScripts.load_errors`` (stable-retro ignores it).
+* A reward that is NaN or infinite (once rounded to float32), or a done that is NaN, is a ``LuaError``
+  naming the script (``LuaScripts.reward`` / ``done``), where stable-retro passes it on.
 * Error messages carry the file and line (``"script.lua:12: Out of bounds access"``). An unknown
   variable says so instead of stable-retro's ``"C++ exception"``; a missing function says
   ``"function 'f' is not defined"``.

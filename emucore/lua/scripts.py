@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -136,12 +137,32 @@ class LuaScripts:
         return scope.call(function)
 
     def reward(self, reference: str) -> np.float32:
-        """``call(reference)``'s result as a reward (:func:`to_reward`)."""
-        return np.float32(to_reward(self.call(reference)))
+        """``call(reference)``'s result as a reward (:func:`to_reward`).
+
+        Raises:
+            LuaError: as ``call``, or the result is NaN or infinite (also once rounded to float32).
+        """
+        value = self.call(reference)
+        reward = to_reward(value)
+        if not math.isfinite(reward):
+            raise self._not_finite(reference, "reward", value)
+        return np.float32(reward)
 
     def done(self, reference: str) -> bool:
-        """``call(reference)``'s result as done (:func:`to_done`)."""
-        return to_done(self.call(reference))
+        """``call(reference)``'s result as done (:func:`to_done`).
+
+        Raises:
+            LuaError: as ``call``, or the result is NaN (neither zero nor a number to compare).
+        """
+        value = self.call(reference)
+        if value != value:
+            raise self._not_finite(reference, "done", value)
+        return to_done(value)
+
+    def _not_finite(self, reference: str, role: str, value: object) -> LuaError:
+        scope, _ = self._resolve(reference)
+        return LuaError(f"{', '.join(scope.files) or scope.name}: the {role} function '{reference}' returned"
+                        f" {value}, not a finite number{' in float32' if role == 'reward' else ''}")
 
     def prime(self, names: tuple[str, ...], values: list[int | float | bool | None], frame: int) -> None:
         """Start an evaluation: until ``settle()``, ``data.<name>`` reads ``values`` (those of ``names``,

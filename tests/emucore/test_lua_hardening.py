@@ -25,7 +25,7 @@ import sys, warnings
 import emucore
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    env = emucore.make(sys.argv[1])
+    env = emucore.make(sys.argv[1], frame_skip=int(sys.argv[3]))
 for warning in caught:
     print("warning", warning.category.__name__, warning.message)
 def attempt(phase, action):
@@ -69,9 +69,9 @@ def game_with(tmp_path: Path, script: str, scenario: dict | None = None) -> Path
     return game
 
 
-def run_child(game: Path, steps: int = 3, timeout: float = 120) -> dict[str, str]:
+def run_child(game: Path, steps: int = 3, timeout: float = 120, frame_skip: int = 1) -> dict[str, str]:
     """The child's lines by phase (``warning`` lines joined); fails unless it exits normally."""
-    done = subprocess.run([sys.executable, "-c", CHILD, str(game), str(steps)],
+    done = subprocess.run([sys.executable, "-c", CHILD, str(game), str(steps), str(frame_skip)],
                           capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, f"exit status {done.returncode}\n{done.stdout}\n{done.stderr[-2000:]}"
     lines: dict[str, str] = {}
@@ -205,3 +205,65 @@ function backref() return ('xaax'):find('(a)%1') end
     assert lua.call("mixed") is True
     assert lua.call("custom") == 3.0
     assert lua.call("backref") == 2.0
+
+
+# ---------------------------------------------------------------------------------------------
+# a script's error or a non-finite result (rel-12)
+
+FRAME_TIED = {"done": {"variables": {"lives": {"op": "equal", "reference": 0}}}, "reward": {"script": "lua:r"},
+              "scripts": ["s.lua"]}
+# fails at the evaluation of frame 39 only; else its reward is the frame it sees
+FRAME_TIED_SCRIPT = "function r() if scenario.frame == 39 then error('boom at ' .. scenario.frame) end" \
+                    " return scenario.frame end\n"
+
+
+def test_frame_counts_when_the_script_raises(tmp_path: Path) -> None:
+    """The frame the emulator ran counts though its evaluation raised: the error does not repeat."""
+    game = game_with(tmp_path, FRAME_TIED_SCRIPT, FRAME_TIED)
+    lines = run_child(game, steps=42)  # the reset evaluates frame 0, step i frame i + 1
+    assert lines["step37"] == "ok 38.0"
+    assert lines["step38"].startswith("error LuaError") and "boom at 39" in lines["step38"]
+    assert lines["step39"] == "ok 40.0" and lines["step41"] == "ok 42.0"
+
+
+def test_frame_counts_when_the_script_raises_with_frame_skip(tmp_path: Path) -> None:
+    game = game_with(tmp_path, FRAME_TIED_SCRIPT, FRAME_TIED)
+    lines = run_child(game, steps=12, frame_skip=4)  # step i evaluates frames 4i + 1 .. 4i + 4
+    assert lines["step8"] == f"ok {33.0 + 34 + 35 + 36}"
+    assert lines["step9"].startswith("error LuaError") and "boom at 39" in lines["step9"]
+    assert lines["step10"] == f"ok {40.0 + 41 + 42 + 43}"  # frame 40 of step 9 never ran
+
+
+def test_frame_counts_when_the_script_raises_in_a_vector_env(tmp_path: Path) -> None:
+    from emucore.env import RetroVectorEnv
+    from emucore.lua import LuaError
+
+    game = game_with(tmp_path, FRAME_TIED_SCRIPT, FRAME_TIED)
+    envs = RetroVectorEnv(str(game), 2, num_threads=1)
+    try:
+        envs.reset(seed=0)
+        actions = envs.action_space.sample() * 0
+        for step in range(38):
+            _, rewards, *_ = envs.step(actions)
+            assert rewards.tolist() == [step + 1.0] * 2
+        with pytest.raises(LuaError, match="boom at 39"):
+            envs.step(actions)
+        _, rewards, *_ = envs.step(actions)
+        assert rewards.tolist() == [40.0, 40.0]
+    finally:
+        envs.close()
+
+
+def test_non_finite_results_are_errors_naming_the_script(tmp_path: Path) -> None:
+    game = game_with(tmp_path, "calls = 0\nlocal results = {0/0, 1/0, -1/0, 1e39}\n"
+                               "function r() calls = calls + 1 return results[calls - 1] or 1 end\n"
+                               "dcalls = 0\nfunction d() dcalls = dcalls + 1 if dcalls == 7 then return 0/0 end"
+                               " return 1/0 == 0 end\n")
+    lines = run_child(game, steps=7)
+    for step, shown in enumerate(("nan", "inf", "-inf", "1e+39")):
+        assert lines[f"step{step}"] == (f"error LuaError Lua call failed: s.lua: the reward function 'lua:r'"
+                                        f" returned {shown}, not a finite number in float32"), lines
+    assert lines["step4"] == "ok 1.0"
+    assert lines["step5"] == "error LuaError Lua call failed: s.lua: the done function 'lua:d' returned nan," \
+                             " not a finite number"
+    assert lines["step6"] == "ok 1.0"
