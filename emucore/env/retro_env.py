@@ -350,7 +350,9 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
             statename += STATE_SUFFIX
         path = retro_data.get_file_path(self._game_lookup, statename, inttype)
         if not path:
-            raise StateNotFoundError(statename, f"not found in the integration of {self.gamename} ({inttype})")
+            where = (self._game_lookup if retro_data.is_game_folder_path(self._game_lookup)
+                     else f"the integration of {self.gamename} ({inttype!r})")
+            raise StateNotFoundError(statename, f"not found in {where}")
         state = read_state_file(path)
         if getattr(self, "em", None) is not None:
             self.em.check_state(state, source=path)

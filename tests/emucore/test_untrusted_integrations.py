@@ -131,6 +131,7 @@ def test_a_default_state_that_does_not_exist_is_a_file_not_found_emucore_error(g
     (game / "metadata.json").write_text('{"default_state": "Level9"}')
     error = make_error(game, StateNotFoundError)
     assert isinstance(error, FileNotFoundError) and "Level9.state" in str(error)
+    assert f"not found in {game}" in str(error)  # the folder opened by path, not an empty integration type
 
 
 # ---- scenario.json ----
