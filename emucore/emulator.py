@@ -33,8 +33,8 @@ from emucore.libretro.structs import (
     Timing,
 )
 from emucore.memory import AddressSpace, Block
-from emucore.paths import user_data_dir
-from emucore.rom import read_rom
+from emucore.paths import core_system_dir
+from emucore.rom import check_rom_loads, read_rom
 from emucore.state_formats import state_problem
 from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
 
@@ -85,6 +85,7 @@ class Emulator:
         self._address_space: AddressSpace | None = None
         self._address_key: tuple[Any, ...] = ()
         self._cheats = 0
+        check_rom_loads(self._open_core, self.rom_path, self._rom_data, self.core.lib, self.core.path, self._options)
         self._session = self._open_core()
         self._screen_size = _compat_screen_size(self.core_library, self.rom_path, self.session.load_geometry)
         self.step()  # stable-retro runs one frame at load, so a frame exists before any read
@@ -92,12 +93,11 @@ class Emulator:
     # ---- lifecycle ----
 
     def _open_core(self) -> CoreSession:
-        system_dir = Path(os.environ.get("EMUCORE_SYSTEM_DIR") or user_data_dir() / "system")
         session = CoreSession(
             self.core.path,
             compat_answers=self.core_library.compat_options,
             options=self._options,
-            system_dir=system_dir,
+            system_dir=core_system_dir(),
         )
         session.label = f"the emulator for {self.rom_path.name}"
         try:

@@ -27,6 +27,16 @@ def user_data_dir() -> Path:
     return _xdg_data_home() / "emucore"
 
 
+def core_system_dir() -> Path:
+    """The folder cores find their BIOS files in (GET_SYSTEM_DIRECTORY): ``EMUCORE_SYSTEM_DIR``, else ours."""
+    return Path(os.environ.get("EMUCORE_SYSTEM_DIR") or user_data_dir() / "system")
+
+
+def user_cache_dir() -> Path:
+    """Per-user cache (the verdicts of ROM probes): ``$XDG_CACHE_HOME/emucore``, else ``~/.cache/emucore``."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "emucore"
+
+
 def studio_data_dir() -> Path:
     """The studio's per-user data folder: ``RETRO_STUDIO_DATA``, else ``$XDG_DATA_HOME/retro-studio``."""
     override = os.environ.get("RETRO_STUDIO_DATA")

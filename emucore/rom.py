@@ -11,7 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from emucore.errors import RomError, RomNotFoundError
-from emucore.fileio import read_regular
+from emucore.fileio import atomic_write_bytes, read_regular
+from emucore.libretro import CoreSession, rom_probe
+from emucore.paths import user_cache_dir
 from emucore.systems import System
 
 MAX_ROM_BYTES = 1 << 30
@@ -33,11 +35,11 @@ def _nes(data: bytes) -> str | None:
     return None
 
 
-def _genesis(data: bytes) -> str | None:
+def _genesis(data: bytes, what: str = "Mega Drive") -> str | None:
     if len(data) < 0x200:
         return f"truncated: {len(data)} bytes is less than the 512-byte vector table and header"
     if b"SEGA" not in data[0x100:0x110]:
-        return "no 'SEGA' at 0x100: not a Mega Drive ROM (an interleaved .smd must be converted first)"
+        return f"no 'SEGA' at 0x100: not a {what} ROM (an interleaved .smd must be converted first)"
     # The header's ROM-end field is not checked: homebrew often leaves it wrong (Airstriker
     # declares 4 MiB and has 117 KiB), so it cannot tell a truncated file.
     return None
@@ -86,7 +88,7 @@ CHECKS: dict[str, Callable[[bytes], str | None]] = {
     "GameGear": _minimum(0x2000),
     "Snes": _minimum(0x8000),
     "Atari2600": _minimum(0x800),
-    "32x": _minimum(0x200),
+    "32x": lambda data: _genesis(data, "32X"),  # a 32X cartridge is a Mega Drive one, header included
 }
 
 
@@ -111,3 +113,15 @@ def read_rom(path: str | os.PathLike[str], system: System) -> bytes:
     if problem:
         raise RomError(path, f"{problem} ({system.title})")
     return data
+
+
+def check_rom_loads(open_session: Callable[[], CoreSession], path: Path, data: bytes, core_name: str,
+                    core_path: Path, options: dict[str, str]) -> None:
+    """GameLoadError naming ``path`` if the core crashed on ``data`` in a forked probe process
+    (``emucore.libretro.rom_probe``); ``open_session`` opens it as the emulator will."""
+    try:
+        cache_dir: Path | None = user_cache_dir() / "rom-probe"
+    except (OSError, RuntimeError, KeyError):  # no home folder
+        cache_dir = None
+    rom_probe.check_rom(open_session, path, data, core_name, core_path, options, cache_dir=cache_dir,
+                        write=atomic_write_bytes)

@@ -31,23 +31,19 @@ with ``EMUCORE_STATE_PROBE=0`` in the environment.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import logging
-import mmap
 import os
-import resource
-import select
 import signal
-import sys
 import threading
-import time
 from collections import deque
 from collections.abc import Mapping
-from functools import cache
-from typing import Any, NoReturn
+from typing import Any
 
+from emucore.libretro import fork_probe
 from emucore.libretro._native import ffi, lib
+from emucore.libretro.fork_probe import mapped_bytes as _mapped_bytes  # noqa: F401 (the bench reads it here)
+from emucore.libretro.fork_probe import may_start_threads
 from emucore.libretro.session import CoreSession
 
 FRAMES = 30
@@ -57,7 +53,6 @@ MEMORY_MARGIN = 512 << 20
 """Address space the probe may map beyond the process's own (stella's bad state asks for 1.6 GB)."""
 CACHE_LIMIT = 1 << 16
 RECENT = 4
-THREAD_SYMBOLS = (b"pthread_create", b"thrd_create", b"_M_start_thread")
 ENV_SWITCH = "EMUCORE_STATE_PROBE"
 
 logger = logging.getLogger(__name__)
@@ -71,17 +66,7 @@ _MISSING = "missing"
 
 def probe_available() -> bool:
     """Whether this process can probe states at all (Linux's fork, and not switched off)."""
-    return sys.platform.startswith("linux") and hasattr(os, "fork") and os.environ.get(ENV_SWITCH, "1") != "0"
-
-
-@cache
-def may_start_threads(core_path: str) -> bool:
-    """Whether a core library imports a thread-starting function (read once per library)."""
-    try:
-        with open(core_path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as image:
-            return any(image.find(symbol) >= 0 for symbol in THREAD_SYMBOLS)
-    except (OSError, ValueError):
-        return True
+    return fork_probe.available(ENV_SWITCH)
 
 
 class StateProbe:
@@ -156,39 +141,19 @@ def probe(session: CoreSession, state: bytes | bytearray | memoryview, core: str
 
 def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> str | None:
     global probes_run
-    limit = _mapped_bytes() + MEMORY_MARGIN
-    read_fd, write_fd = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError as exc:
-        os.close(read_fd)
-        os.close(write_fd)
-        logger.warning("no probe of a state for the %s core: fork failed (%s); loading it unprobed", core, exc)
-        return _MISSING
-    if pid == 0:
-        _child(host, session, state, write_fd, limit)
-    probes_run += 1
-    os.close(write_fd)
-    try:
-        report, status = _wait(pid, read_fd)
-    finally:
-        os.close(read_fd)
-    return _verdict(core, report, status)
 
-
-def _child(host: Any, session: CoreSession, state: bytes, write_fd: int, limit: int) -> NoReturn:
-    code = 1
-    try:
-        gc.disable()
+    def work() -> str:
         session.log_sink = None
         session.logger.disabled = True
-        _lower(resource.RLIMIT_CORE, 0)
-        _lower(resource.RLIMIT_CPU, int(TIMEOUT_S) + 1, int(TIMEOUT_S) + 2)  # SIGXCPU, then SIGKILL
-        _lower(resource.RLIMIT_AS, limit)
-        os.write(write_fd, _load_and_run(host, state).encode("utf-8", "replace")[:4000])
-        code = 0
-    finally:
-        os._exit(code)
+        return _load_and_run(host, state)
+
+    try:
+        report, status = fork_probe.run_forked(work, TIMEOUT_S, MEMORY_MARGIN)
+    except OSError as exc:
+        logger.warning("no probe of a state for the %s core: fork failed (%s); loading it unprobed", core, exc)
+        return _MISSING
+    probes_run += 1
+    return _verdict(core, report, status)
 
 
 def _load_and_run(host: Any, state: bytes) -> str:
@@ -210,40 +175,6 @@ def _load_and_run(host: Any, state: bytes) -> str:
     return "ok"
 
 
-def _lower(limit: int, soft: int, hard: int | None = None) -> None:
-    _, current = resource.getrlimit(limit)
-    hard = soft if hard is None else hard
-    if current != resource.RLIM_INFINITY:
-        soft, hard = min(soft, current), min(hard, current)
-    resource.setrlimit(limit, (soft, hard))
-
-
-def _mapped_bytes() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def _wait(pid: int, read_fd: int) -> tuple[str, int | None]:
-    """The child's report and wait status; status None if it was killed for running past ``TIMEOUT_S``."""
-    deadline = time.monotonic() + TIMEOUT_S
-    poller = select.poll()  # not select(): a process with many files has descriptors past FD_SETSIZE
-    poller.register(read_fd, select.POLLIN)
-    chunks: list[bytes] = []
-    status: int | None = None
-    try:
-        while (left := deadline - time.monotonic()) > 0 and poller.poll(left * 1000):
-            chunk = os.read(read_fd, 4096)
-            if not chunk:  # the pipe closes when the child exits
-                status = os.waitpid(pid, 0)[1]
-                break
-            chunks.append(chunk)
-    finally:
-        if status is None:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-    return b"".join(chunks).decode("utf-8", "replace"), status
-
-
 def _verdict(core: str, report: str, status: int | None) -> str | None:
     if status is None:
         return (f"the {core} core did not finish loading it and running {FRAMES} frames within {TIMEOUT_S:g} s "
@@ -252,11 +183,8 @@ def _verdict(core: str, report: str, status: int | None) -> str | None:
         number = os.WTERMSIG(status)
         if number == signal.SIGXCPU:
             return f"the {core} core ran out of CPU time on it in a probe process; it is not loaded"
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        return f"the {core} core crashed loading it ({name} in a probe process); it is not loaded"
+        return (f"the {core} core crashed loading it ({fork_probe.signal_name(number)} in a probe process); "
+                "it is not loaded")
     if report == "ok" and os.WEXITSTATUS(status) == 0:
         return None
     if report == "rejected":
