@@ -18,10 +18,11 @@ once the child is gone. The child's logging is off and its stdout and stderr go 
 core's messages are not seen twice.
 
 Verdicts are kept by SHA-256 of the ROM, its file suffix, the core library's name, size and mtime,
-the core options, ``FRAMES`` and ``VERSION``: in memory for the process, and on disk (one small file per
-verdict, written atomically by the caller's writer) so a machine probes a ROM once; a folder that
-cannot be written is ignored. A ROM that crashed the core is kept as bad on disk too; one that ran past
-the time or CPU limit only in memory (a loaded machine must not condemn a good ROM for good).
+the core options, ``FRAMES`` and ``VERSION`` (not the system folder's BIOS files): in memory for the
+process, and on disk (one small file per verdict, written atomically by the caller's writer) so a machine
+probes a ROM once; a folder that cannot be written is ignored. A ROM that crashed the core is kept as
+bad on disk too; one that ran past the time or CPU limit only in memory (a loaded machine must not
+condemn a good ROM for good).
 
 No probe runs, and the structure checks are all there is: without ``os.fork`` (not Linux), for a core
 that may start threads of its own (the forked copy would have none of the parent's; see
