@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 TEMP_PREFIX = "."
 TEMP_SUFFIX = ".tmp"
@@ -59,6 +60,20 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
     if limit is not None and len(data) > limit:
         raise FileTooLargeError(errno.EFBIG, f"larger than {limit} bytes; refusing it", os.fspath(path))
     return data
+
+
+def read_json(path: str | os.PathLike[str], limit: int = 64 << 20) -> Any:
+    """The JSON value in the regular file ``path`` (UTF-8, at most ``limit`` bytes).
+
+    Raises:
+        OSError: As :func:`read_regular`.
+        ValueError: Not UTF-8, not JSON, or nested too deeply for the decoder.
+    """
+    text = read_regular(path, limit).decode("utf-8")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def named_write_error(error: OSError, path: Path) -> OSError:

@@ -196,7 +196,9 @@ class LuaScripts:
         Returns:
             The syntax error, or None if it compiles.
         """
-        encoded, chunkname = source.encode("utf-8"), ("@" + name).encode("utf-8")
+        # a file's undecodable bytes reach here as surrogates (the folder keeps them): pass them on as bytes
+        encoded = source.encode("utf-8", "surrogateescape")
+        chunkname = ("@" + name).encode("utf-8", "surrogateescape")
         try:
             # room for the arguments, which lupa pushes outside any protected call
             runtime = new_runtime(DEFAULT_MEMORY_LIMIT + len(encoded) + len(chunkname) + ENTRY_ROOM)

@@ -13,9 +13,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from emucore.fileio import atomic_write_text, read_regular
+from emucore.fileio import atomic_write_text, read_json
 from emucore.gamedata import GameData
-from emucore.integration.common import MAX_JSON_BYTES
 
 LOG = "episodes.json"
 GAME_OVER = ("done", "game over")  # the endings that are game overs
@@ -24,7 +23,7 @@ ENDINGS = (*GAME_OVER, "restarted", "stopped")
 
 def _read(folder: Path) -> dict[str, str]:
     try:
-        raw = json.loads(read_regular((folder / LOG), MAX_JSON_BYTES).decode("utf-8"))
+        raw = read_json(folder / LOG)
         endings = raw.get("endings", {}) if isinstance(raw, dict) else {}
         return {str(k): str(v) for k, v in endings.items()} if isinstance(endings, dict) else {}
     except (OSError, ValueError):  # no log yet, or one that cannot be read: nothing is known

@@ -30,14 +30,12 @@ taken to be the score).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emucore.fileio import read_regular
-from emucore.integration.common import MAX_JSON_BYTES
+from emucore.fileio import read_json
 from emucore.paths import studio_data_dir
 from emucore.scenario import Scenario, ScenarioError
 from studio.model.screen_values import INDEX, check_shown
@@ -159,7 +157,7 @@ def plausibility_of(checkpoints: Sequence[tuple[int, str | float]], scenario: Ma
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(read_regular(path, MAX_JSON_BYTES).decode("utf-8"))
+        return read_json(path)
     except (OSError, ValueError):
         return None
 

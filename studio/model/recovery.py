@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from emucore.errors import EmucoreError
-from emucore.fileio import atomic_write_text, read_regular, sweep_stale_temps
+from emucore.fileio import atomic_write_text, read_json, read_regular, sweep_stale_temps
 from emucore.integration import read_state_file, write_state_file
 from studio.model.set_aside import OpenProblem, problem_of, set_aside, set_aside_problem
 
@@ -68,7 +68,7 @@ class Recovery:
         if not self.session_file.exists():
             return None
         try:
-            return _saved_session(json.loads(read_regular(self.session_file, MAX_SESSION_BYTES)))
+            return _saved_session(read_json(self.session_file, MAX_SESSION_BYTES))
         except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             self.set_aside_session(exc)
             return None

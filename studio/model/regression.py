@@ -15,11 +15,10 @@ from typing import NamedTuple
 
 from emucore import Emulator
 from emucore.done_explanation import DoneReason
-from emucore.fileio import atomic_write_text, read_regular
+from emucore.fileio import atomic_write_text, read_json
 from emucore.gamedata import GameData
 from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import IntegrationError, find_rom
-from emucore.integration.common import MAX_JSON_BYTES
 from emucore.movie import Movie
 from studio.model.set_aside import describe
 
@@ -115,7 +114,7 @@ class RegressionSuite:
         if not self.path.exists():
             return []
         try:
-            raw = json.loads(read_regular(self.path, MAX_JSON_BYTES).decode("utf-8"))
+            raw = read_json(self.path)
         except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             raise IntegrationError(self.path, describe(exc)) from None
         movies = raw.get("movies", []) if isinstance(raw, dict) else None

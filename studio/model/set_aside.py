@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from emucore.errors import FileProblem
-from emucore.fileio import read_regular
-from emucore.integration.common import MAX_JSON_BYTES
+from emucore.fileio import read_json
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,7 @@ def read_owned_json(path: str | os.PathLike[str], report: Callable[[OpenProblem]
     if not path.exists():
         return None
     try:
-        loaded = json.loads(read_regular(path, MAX_JSON_BYTES).decode("utf-8"))
+        loaded = read_json(path)
         if not isinstance(loaded, dict):
             raise ValueError(f"the top level must be an object, not {type(loaded).__name__}")
     except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors

@@ -13,8 +13,7 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from emucore.fileio import atomic_write_text, read_regular
-from emucore.integration.common import MAX_JSON_BYTES
+from emucore.fileio import atomic_write_text, read_json
 from studio.model.set_aside import OpenProblem, set_aside_problem
 
 VERSION = 1
@@ -54,7 +53,7 @@ class Settings:
         if not path.exists() and not path.is_symlink():
             return cls()
         try:
-            raw = json.loads(read_regular(path, MAX_JSON_BYTES).decode("utf-8"))
+            raw = read_json(path)
             if not isinstance(raw, dict):
                 raise ValueError(f"the top level must be an object, not {type(raw).__name__}")
         except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors

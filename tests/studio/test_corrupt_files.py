@@ -32,6 +32,7 @@ BROKEN = {
     "invalid UTF-8": NOT_UTF8,
     "a list": b"[1, 2, 3]",
     "empty": b"",
+    "nested too deeply": b"[" * 100_000 + b"]" * 100_000,
 }
 BROKEN_KEYS = {"invalid JSON": "info.x"}  # where the text breaks off, as emucore names it
 BROKEN_CASES = [(content, BROKEN_KEYS.get(name, "")) for name, content in BROKEN.items()]
