@@ -47,6 +47,7 @@ from emucore.libretro.fork_probe import may_start_threads
 from emucore.libretro.session import CoreSession
 
 FRAMES = 30
+AFTER_FRAMES = 2  # frames run from the state the probe put back
 """Frames the probe runs after the load: genesis_plus_gx crashes at the first one, not in the load."""
 TIMEOUT_S = 10.0
 MEMORY_MARGIN = 512 << 20
@@ -159,6 +160,11 @@ def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> 
 def _load_and_run(host: Any, state: bytes) -> str:
     """The child's part: the session's lock is held (by the parent's call), so the core is called directly."""
     try:
+        # the state the emulator holds now goes back in after the frames: a state that corrupted the
+        # core's memory beyond what a state holds shows itself there, as it would in the emulator's next load
+        size = lib.emu_serialize_size(host)
+        before = ffi.new("uint8_t[]", max(size, 1))
+        restorable = size > 0 and lib.emu_serialize(host, before, size)
         loaded = lib.emu_unserialize(host, ffi.from_buffer(state), len(state))
         if loaded == 0:
             return "rejected"
@@ -168,6 +174,8 @@ def _load_and_run(host: Any, state: bytes) -> str:
             if "bad_alloc" in said:
                 return f"needed more than {MEMORY_MARGIN >> 20} MiB of memory for it ({step}: {said})"
             return f"failed on it ({step}: {said})"
+        if restorable and (lib.emu_unserialize(host, before, size) != 1 or lib.emu_run_frames(host, AFTER_FRAMES)):
+            return "could not go on after it (the state it replaced no longer loads and runs)"
     except MemoryError:
         return f"needed more than {MEMORY_MARGIN >> 20} MiB of memory for it"
     except Exception as exc:
