@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from emucore.errors import EmucoreError
 from emucore.integration import IntegrationError, variable_references
 from emucore.memory import AddressSpace
 from emucore.scenario import Scenario
@@ -77,3 +79,27 @@ def check_mapped(variables: Mapping, scenario: Scenario, path: Path | None, memo
             raise UnmappedVariableError(path, f"key {key}: {problem}, and the scenario uses it", key)
         left_out.append(f"{path}: {problem}; it is left out of info")
     return left_out
+
+
+def check_script_functions_defined(scenario: Scenario, lua: Any, path: Path) -> None:
+    """A reward or done naming a Lua function that a script which failed to load would have defined:
+    the env could not compute it at any step, so it is an error at ``make()`` (after the ScriptWarning),
+    not at the first evaluation.
+
+    Raises:
+        IntegrationError: naming the scenario file, the function and the script's load error.
+    """
+    if lua is None or not lua.load_errors:
+        return
+    try:
+        defined = lua.functions()
+    except EmucoreError:  # a scope left at its memory cap runs nothing: none of its functions is usable
+        defined = {}
+    references = [spec.script for spec in scenario.rewards if spec.script]
+    references += [scenario.done_script] if scenario.done_script else []
+    for reference in references:
+        scope, colon, function = reference.partition(":")
+        names = defined.get(scope, []) if colon else [name for found in defined.values() for name in found]
+        if (function if colon else reference) not in names:
+            raise IntegrationError(path, f"the Lua function {reference!r} the scenario uses is not defined, as a "
+                                         f"script failed to load: {lua.load_errors[0]}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -25,6 +26,7 @@ from emucore.env.observing import Observing
 from emucore.env.recording import MovieRecording
 from emucore.errors import StateNotFoundError
 from emucore.gamedata import GameData
+from emucore.gamedata_checks import check_script_functions_defined
 from emucore.gamedata_loader import load_game_data
 from emucore.integration import (
     METADATA_FILE,
@@ -156,6 +158,7 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         loaded = load_game_data(sources, self.em.system, lambda: self.em.memory)
         for message, category in loaded.warnings:
             warnings.warn(message, category, stacklevel=4)
+        check_script_functions_defined(loaded.data.scenario, loaded.data.lua, sources.scenario_path or Path(game))
         return loaded.data
 
     def _action_space(self) -> gym.Space:

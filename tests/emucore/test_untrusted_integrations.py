@@ -208,6 +208,17 @@ def test_a_script_that_fails_at_top_level_is_a_warning_at_make_naming_it(game):
     assert any("'gone.lua' not found" in m for m in messages)
 
 
+def test_a_function_a_failed_script_would_have_defined_is_an_error_at_make(game):
+    """rel-01: the reward's function died with its script's load; the first step was the first to say so."""
+    (game / "broken.lua").write_text("error('boom at load')\nfunction reward() return 1 end\n")
+    (game / "scenario.json").write_text('{"scripts": ["broken.lua"], "reward": {"script": "lua:reward"}}')
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScriptWarning)
+        error = make_error(game)
+    assert "'lua:reward' the scenario uses is not defined" in str(error) and "boom at load" in str(error)
+    assert error.path == game / "scenario.json"
+
+
 def test_custom_variables_are_bounded_with_a_clear_error(game):
     (game / "flood.lua").write_text(
         "function reward()\n  for i = 1, 100000 do data['v' .. i] = i end\n  return 0\nend\n"
