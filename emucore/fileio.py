@@ -20,6 +20,9 @@ from typing import Any, BinaryIO
 TEMP_PREFIX = "."
 TEMP_SUFFIX = ".tmp"
 
+MAX_JSON_BYTES = 64 << 20
+"""The largest JSON file read (an integration's or the studio's; stable-retro's largest data.json is ~20 KiB)."""
+
 _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
           stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
 
@@ -62,7 +65,7 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
     return data
 
 
-def read_json(path: str | os.PathLike[str], limit: int = 64 << 20) -> Any:
+def read_json(path: str | os.PathLike[str], limit: int = MAX_JSON_BYTES) -> Any:
     """The JSON value in the regular file ``path`` (UTF-8, at most ``limit`` bytes).
 
     Raises:

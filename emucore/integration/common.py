@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emucore.errors import FileProblem
-from emucore.fileio import FileTooLargeError, open_regular, read_regular
+from emucore.fileio import MAX_JSON_BYTES, FileTooLargeError, open_regular, read_regular
 from emucore.systems import extension_table, systems
 
 VERSION_SUFFIX = re.compile(r"-v\d+$")
@@ -120,8 +120,6 @@ def rom_sha1(path_or_bytes: str | os.PathLike[str] | bytes, system_extension: st
     return digest.hexdigest()
 
 
-MAX_JSON_BYTES = 64 << 20
-"""The largest JSON file of an integration that is read (stable-retro's largest data.json is ~20 KiB)."""
 
 
 def read_file(path: str | os.PathLike[str], limit: int = MAX_JSON_BYTES) -> bytes:

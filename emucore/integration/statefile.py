@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
-from emucore.fileio import atomic_write_bytes, open_regular, read_regular
+from emucore.fileio import atomic_write_bytes, open_regular
 from emucore.integration.common import IntegrationError, read_file
 
 STATE_SUFFIX = ".state"
@@ -155,10 +155,7 @@ class StateStore(MutableMapping):
         """The ``.state`` file content for ``name``: the source file's bytes when unchanged."""
         source = self._files.get(name)
         if source is not None:
-            try:
-                return read_regular(source, MAX_STATE_BYTES)
-            except OSError as e:
-                raise IntegrationError(source, f"cannot read: {e.strerror or e}") from e
+            return read_file(source, MAX_STATE_BYTES)
         return gzip_state(self._raw[name])
 
     def moved_to(self, folder: Path) -> None:

@@ -55,7 +55,7 @@ from typing import IO, Any
 import numpy as np
 
 from emucore.errors import EmucoreError, FileProblem, StateError
-from emucore.fileio import open_regular, read_regular
+from emucore.fileio import read_regular
 from emucore.integration import SHA_FILE, read_rom_sha
 from emucore.movie.bk2 import MovieError, resolve_platform
 from emucore.movie.movie import Movie
@@ -189,14 +189,11 @@ def _load_state_arg(env: Any, state: bytes | str | os.PathLike[str], movie: Movi
 
 def _read_start_state(path: str) -> bytes:
     """A start state given as a file: a gzip ``.state`` or the core's raw bytes."""
-    from emucore.integration import read_state_file
-    from emucore.integration.statefile import MAX_STATE_BYTES
+    from emucore.integration.statefile import GZIP_MAGIC, MAX_STATE_BYTES, gunzip_state
 
-    with open_regular(path) as f:
-        magic = f.read(2)
-    if magic == b"\x1f\x8b":
-        return read_state_file(path)
     raw = read_regular(path, MAX_STATE_BYTES)
+    if raw[:2] == GZIP_MAGIC:
+        return gunzip_state(raw, path)
     if not raw:
         raise StateError(path, "empty")
     return raw

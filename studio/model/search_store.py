@@ -35,8 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from emucore.fileio import atomic_write_bytes, atomic_write_text, open_regular, read_regular
-from emucore.integration.common import MAX_JSON_BYTES
+from emucore.fileio import MAX_JSON_BYTES, atomic_write_bytes, atomic_write_text, open_regular, read_regular
 from emucore.search import CandidateSet, MemorySearch, Snapshot, Step
 from emucore.search.ops import renamed_label
 from emucore.search.snapshot import Layout, layout_of
