@@ -1,5 +1,5 @@
-"""Only what pyproject.toml cannot say: ``cffi_modules``, and the ``.pth`` file that declares the
-``emucore/<Game>`` Gymnasium ids in every interpreter (see ``emucore_gymnasium.py``)."""
+"""Only what pyproject.toml cannot say: ``cffi_modules``, the wheel's abi3 tag, and the ``.pth`` file that declares
+the ``emucore/<Game>`` Gymnasium ids in every interpreter (see ``emucore_gymnasium.py``)."""
 
 import os
 import shutil
@@ -35,6 +35,8 @@ class WithPth(Distribution):
 
 setup(
     cffi_modules=["emucore/libretro/_build.py:ffibuilder"],
+    # cffi builds the extension against the stable ABI (_native.abi3.so): one wheel serves CPython 3.11 and later
+    options={"bdist_wheel": {"py_limited_api": "cp311"}},
     cmdclass={"install_data": InstallWithPth},
     distclass=WithPth,
 )

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-INTEGRATIONS = Path(__file__).resolve().parent.parent / "integrations"
+INTEGRATIONS = Path(__file__).resolve().parent.parent / "emucore" / "resources" / "integrations"
 GAME = {"game": "Airstriker-Genesis-v0", "state": "Level1", "scenario": None}
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from emucore import Emulator
 from emucore.memory import AddressSpace, Block
+from emucore.paths import integrations_dir
 from emucore.search import DEFAULT_TYPES, MemorySearch
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,9 +76,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
     sources = [
-        ("NES homebrew (2 KiB RAM + 8 KiB WRAM blocks)", Game(ROOT / "integrations/StudioDemo-Nes/rom.nes")),
+        ("NES homebrew (2 KiB RAM + 8 KiB WRAM blocks)", Game(integrations_dir() / "StudioDemo-Nes/rom.nes")),
         ("synthetic 2 KiB, 1% of bytes change", Synthetic(2 * 1024, 0.01)),
-        ("Genesis homebrew (64 KiB)", Game(ROOT / "integrations/StudioDemo-Genesis/rom.md")),
+        ("Genesis homebrew (64 KiB)", Game(integrations_dir() / "StudioDemo-Genesis/rom.md")),
         ("synthetic 64 KiB, 1% change", Synthetic(64 * 1024, 0.01)),
         ("synthetic 128 KiB, 1% change", Synthetic(128 * 1024, 0.01)),
         ("synthetic 128 KiB, 10% change", Synthetic(128 * 1024, 0.10)),

@@ -18,13 +18,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from emucore import Emulator
+from emucore.paths import integrations_dir
 from emucore.search import MemorySearch, solve_value
 from emucore.search.checkpoints import snapshots_of
 from emucore.search.ops import refine_set
 from emucore.search.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
-GENESIS_ROM = ROOT / "integrations" / "StudioDemo-Genesis" / "rom.md"
+GENESIS_ROM = integrations_dir() / "StudioDemo-Genesis" / "rom.md"
 B, C = 1 << 0, 1 << 8
 
 

@@ -38,7 +38,7 @@ from emucore.integration import Integration, lint, parse_data_json, parse_scenar
 from emucore.movie import MoviePlayer
 
 REPO = Path(__file__).resolve().parents[1]
-GAME, SELF = REPO / "integrations" / "StudioDemo-Nes", Path(__file__).resolve()
+GAME, SELF = REPO / "emucore" / "resources" / "integrations" / "StudioDemo-Nes", Path(__file__).resolve()
 BATCH, STALL_SECONDS = 500, 30.0  # cases per child process; seconds without a finished case that make a hang
 DEFAULT_CASES = {"data-make": 10000, "data-parse": 2000, "metadata": 2000, "scenario": 2000, "bk2": 2000, "state": 2000}
 WS = SimpleNamespace(folder=Path(), movie_entries={}, movie_zip=b"", last_input=b"")

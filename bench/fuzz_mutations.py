@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-GAME = Path(__file__).resolve().parents[1] / "integrations" / "StudioDemo-Nes"
+GAME = Path(__file__).resolve().parents[1] / "emucore" / "resources" / "integrations" / "StudioDemo-Nes"
 
 LUA = """function reward_fn() return data.score end function error_fn() error("boom") end function str_fn() return
 "x" end function loop_fn() while true do end end function unknown_fn() return data.no_such_var end"""

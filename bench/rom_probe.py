@@ -26,6 +26,7 @@ from pathlib import Path
 from bench.atari_games import ale_rom
 from emucore.corefinder import find_library
 from emucore.libretro import rom_probe
+from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,8 +54,8 @@ def open_in_new_process(rom: Path, core: str, cache: Path, probe: bool, opens: i
 
 def cases(scratch: Path) -> list[tuple[str, Path, str]]:
     found = [
-        ("NES", ROOT / "integrations/StudioDemo-Nes/rom.nes", "fceumm"),
-        ("Genesis", ROOT / "integrations/StudioDemo-Genesis/rom.md", "genesis_plus_gx"),
+        ("NES", integrations_dir() / "StudioDemo-Nes/rom.nes", "fceumm"),
+        ("Genesis", integrations_dir() / "StudioDemo-Genesis/rom.md", "genesis_plus_gx"),
     ]
     qbert = ale_rom("Qbert")
     if qbert is not None:

@@ -28,6 +28,7 @@ from emucore import Emulator
 from emucore.corefinder import find_library
 from emucore.integration import read_state_file
 from emucore.libretro import state_probe
+from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,11 +44,11 @@ def median_us(call: Callable[[], object], repeat: int) -> float:
 
 def cases(scratch: Path) -> list[tuple[str, Path, str, bytes | None]]:
     found = [
-        ("Genesis", ROOT / "integrations/StudioDemo-Genesis/rom.md", "genesis_plus_gx",
-         read_state_file(ROOT / "integrations/StudioDemo-Genesis/Start.state")),
-        ("NES", ROOT / "integrations/StudioDemo-Nes/rom.nes", "fceumm",
-         read_state_file(ROOT / "integrations/StudioDemo-Nes/Start.state")),
-        ("NES", ROOT / "integrations/StudioDemo-Nes/rom.nes", "nestopia", None),
+        ("Genesis", integrations_dir() / "StudioDemo-Genesis/rom.md", "genesis_plus_gx",
+         read_state_file(integrations_dir() / "StudioDemo-Genesis/Start.state")),
+        ("NES", integrations_dir() / "StudioDemo-Nes/rom.nes", "fceumm",
+         read_state_file(integrations_dir() / "StudioDemo-Nes/Start.state")),
+        ("NES", integrations_dir() / "StudioDemo-Nes/rom.nes", "nestopia", None),
     ]
     qbert = ale_rom("Qbert")
     if qbert is not None:

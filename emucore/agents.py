@@ -292,6 +292,8 @@ def cli_agent(spec: str, seed: int, brute_round: int = 8) -> Agent:
         if not Path(spec).is_file():
             raise FileNotFoundError(f"--agent {spec}: no such file")
         if not sb3_available():
-            raise ValueError(f"--agent {spec}: a policy needs Stable-Baselines3 (pip install stable-baselines3)")
+            raise ValueError(
+                f"--agent {spec}: a policy needs Stable-Baselines3: pip install 'retro-integration-studio[rl]'"
+            )
         return PolicyAgent(spec)
     raise ValueError(f"--agent {spec!r}: expected random, brute or the path of a Stable-Baselines3 .zip")

@@ -5,9 +5,22 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+DISTRIBUTION = "retro-integration-studio"
+"""The name pip installs emucore and the studio by."""
+
 
 class EmucoreError(Exception):
     """Base class of emucore's errors."""
+
+
+class MissingExtraError(EmucoreError, ModuleNotFoundError):
+    """A feature whose optional dependency is not installed; the message names the extra that brings it."""
+
+    def __init__(self, feature: str, module: str, extra: str):
+        self.extra = extra
+        super().__init__(
+            f"{feature} needs {module}, which is not installed: pip install '{DISTRIBUTION}[{extra}]'", name=module
+        )
 
 
 class FileProblem(EmucoreError):

@@ -1,21 +1,34 @@
-"""Where emucore finds its data: the repository's ``cores/`` and ``integrations/`` folders, and the studio's."""
+"""Where emucore finds its data: the package's own (core descriptors, the demo integrations), the user's and
+the studio's folders.
+
+The package's data lives in ``emucore/resources`` and is found with :mod:`importlib.resources`, so a wheel, an
+sdist and a checkout find the same files. Integrations and descriptors are folders that cores and users open by
+path, so the package must be installed as files (as pip installs every wheel), not imported from a zip.
+"""
 
 from __future__ import annotations
 
 import os
+from importlib.resources import files
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+def package_resources() -> Path:
+    """The ``resources`` folder inside the installed package."""
+    folder = files("emucore") / "resources"
+    if not isinstance(folder, Path):
+        raise RuntimeError(f"emucore's data is not on the file system ({folder}): install emucore unzipped")
+    return folder
 
 
 def descriptors_dir() -> Path:
-    """The folder of core descriptors (``EMUCORE_CORES_DIR`` overrides it)."""
-    return Path(os.environ.get("EMUCORE_CORES_DIR") or PROJECT_ROOT / "cores")
+    """The folder of system and core descriptors (``EMUCORE_CORES_DIR`` overrides it)."""
+    return Path(os.environ.get("EMUCORE_CORES_DIR") or package_resources() / "cores")
 
 
 def integrations_dir() -> Path:
-    """The project's own integrations."""
-    return PROJECT_ROOT / "integrations"
+    """The project's own integrations (the demo games)."""
+    return package_resources() / "integrations"
 
 
 def _xdg_data_home() -> Path:

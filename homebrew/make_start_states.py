@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from emucore import Emulator
+from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"StudioDemo-Genesis": ("rom.md", "genesis_plus_gx"), "StudioDemo-Nes": ("rom.nes", "fceumm")}
@@ -18,7 +19,7 @@ GAMES = {"StudioDemo-Genesis": ("rom.md", "genesis_plus_gx"), "StudioDemo-Nes": 
 
 def main() -> None:
     for name, (rom, core) in GAMES.items():
-        folder = ROOT / "integrations" / name
+        folder = integrations_dir() / name
         frame = json.loads((folder / "data.json").read_text())["info"]["frame"]
         with Emulator(folder / rom, core=core) as emu:
             for _ in range(60):

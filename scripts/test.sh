@@ -4,17 +4,18 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 apt_install python3-venv cc65 binutils-m68k-linux-gnu libretro-nestopia xvfb "${QT_PACKAGES[@]}"
 if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
-    python3 -m venv "$VENV" 2>/dev/null || true
-    "$VENV/bin/python" -m pip install -q torch==2.13.0  # the CPU build; Stable-Baselines3 needs torch
+    step "installing PyTorch (the CPU build; Stable-Baselines3 needs it)"
+    [ -x "$VENV/bin/python" ] || quietly python3 -m venv "$VENV"
+    quietly "$VENV/bin/python" -m pip install torch==2.13.0
 fi
 setup_venv "studio,env,cores,video,rl,ray,test"
 cd "$ROOT"
-echo "== homebrew ROMs rebuild byte-identically"
-"$VENV/bin/python" homebrew/nes/build.py --check
-"$VENV/bin/python" homebrew/genesis/build.py --check
-echo "== ruff"
-"$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py studio tests bench examples homebrew/make_start_states.py
-echo "== import contracts"
-"$VENV/bin/lint-imports"
-echo "== tests"
+step "homebrew ROMs rebuild byte-identically"
+quietly "$VENV/bin/python" homebrew/nes/build.py --check
+quietly "$VENV/bin/python" homebrew/genesis/build.py --check
+step "ruff"
+quietly "$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py studio tests bench examples homebrew/make_start_states.py
+step "import contracts"
+quietly "$VENV/bin/lint-imports"
+step "tests"
 QT_QPA_PLATFORM=offscreen "$VENV/bin/python" -m pytest "$@"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Sequence
 
-from emucore.errors import EmucoreError
+import emucore
+from emucore.errors import EmucoreError, MissingExtraError
 from emucore.paths import studio_data_dir
 from studio.model.opening import OpenError, resolve_game
 from studio.model.set_aside import OpenProblem
@@ -24,23 +26,43 @@ def window_size(text: str) -> tuple[int, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="retro-studio", description="Play a game and build its integration.")
-    parser.add_argument("game", nargs="?", help="an integration name or folder, or a ROM file")
+    parser = argparse.ArgumentParser(
+        prog="retro-studio",
+        description="Play a game and build its integration.",
+        epilog="Exit codes: 0 ok, 2 bad arguments or a game, state or core that cannot be opened.",
+    )
+    parser.add_argument("--version", action="version", version=f"retro-studio {emucore.__version__}")
+    parser.add_argument("game", nargs="?", help="an integration name or folder, or a ROM file (default: the demo)")
     parser.add_argument("--state", help="a state name in the integration, or a .state file")
     parser.add_argument("--core", help="a core name or a path to a .so")
     parser.add_argument("--screenshot", metavar="PNG",
                         help="run, save a PNG of the window, and exit; settings and recovery are left untouched")
-    parser.add_argument("--frames", type=int, default=120, help="frames to run before --screenshot")
-    parser.add_argument("--size", type=window_size, metavar="WxH", help="the window's size, e.g. 1280x860")
+    parser.add_argument("--frames", type=int, default=120, help="frames to run before --screenshot (default: 120)")
+    parser.add_argument("--size", type=window_size, metavar="WxH",
+                        help="the window's size, e.g. 1280x860 (default: the last size; 1280x860 for --screenshot)")
     parser.add_argument("--no-restore-prompt", action="store_true",
                         help="do not offer to restore a session that ended in a crash")
     return parser
 
 
+# Qt Multimedia reports every missing sound backend (PipeWire, PulseAudio) at start; the studio says once,
+# in its own words, when sound is off
+QUIET_QT_LOGGING = "qt.multimedia.*=false"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    if args.screenshot is not None and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # a screenshot needs no screen
+    os.environ.setdefault("QT_LOGGING_RULES", QUIET_QT_LOGGING)
+    try:
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication, QMessageBox
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("PySide6"):
+            raise
+        print(f"retro-studio: {MissingExtraError('the studio', 'PySide6 (Qt)', 'studio')}", file=sys.stderr)
+        return 2
 
     from studio.model.recovery import Recovery
     from studio.model.session import Session

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from emucore.corefinder import find_library, stable_retro_cores_dir
+from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent
-NES_ROM = ROOT / "integrations" / "StudioDemo-Nes" / "rom.nes"
-GENESIS_ROM = ROOT / "integrations" / "StudioDemo-Genesis" / "rom.md"
+NES_ROM = integrations_dir() / "StudioDemo-Nes" / "rom.nes"
+GENESIS_ROM = integrations_dir() / "StudioDemo-Genesis" / "rom.md"
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 

@@ -3,10 +3,17 @@
 Importing it registers every known game with Gymnasium as ``emucore/<Game>``.
 """
 
-from emucore.env.make import make
-from emucore.env.registration import register_games
-from emucore.env.retro_env import RetroEnv
-from emucore.env.vector import RetroVectorEnv
+from emucore.errors import MissingExtraError
+
+try:
+    from emucore.env.make import make
+    from emucore.env.registration import register_games
+    from emucore.env.retro_env import RetroEnv
+    from emucore.env.vector import RetroVectorEnv
+except ModuleNotFoundError as exc:
+    if exc.name != "gymnasium":
+        raise
+    raise MissingExtraError("emucore's Gymnasium env (emucore.make, RetroEnv)", "Gymnasium", "env") from exc
 
 register_games()
 

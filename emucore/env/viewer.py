@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from emucore.errors import MissingExtraError
+
 
 class ImageViewer:
     """Opens on the first frame; closing the window sets ``is_open`` to False."""
@@ -12,7 +14,7 @@ class ImageViewer:
         try:
             import pygame
         except ImportError as exc:
-            raise RuntimeError("render_mode='human' needs pygame: pip install pygame") from exc
+            raise MissingExtraError("render_mode='human'", "pygame", "env") from exc
         self._pygame = pygame
         self.title = title
         self.scale = scale

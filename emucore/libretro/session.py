@@ -46,9 +46,6 @@ from emucore.libretro.structs import (
     Timing,
 )
 
-if sys.version_info < (3, 11):
-    from exceptiongroup import BaseExceptionGroup
-
 LOG_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
 LIBC_SEED = 1  # glibc's rand() state in a process that never seeded it, as under stable-retro
 T = TypeVar("T")

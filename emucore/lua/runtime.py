@@ -10,6 +10,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from emucore.errors import MissingExtraError
+
 DEFAULT_INSTRUCTION_LIMIT = 10_000_000
 """Lua VM instructions one script load or one call may execute."""
 
@@ -45,7 +47,7 @@ def _load_runtime() -> tuple[ModuleType, str]:
             return importlib.import_module(f"lupa.{name}"), label
         except ImportError:
             continue
-    raise ImportError("emucore.lua needs lupa>=2.0 built with LuaJIT 2.1 or Lua 5.1 (lupa.luajit21 / lupa.lua51)")
+    raise MissingExtraError("Lua scenarios (emucore.lua)", "lupa>=2.0 with LuaJIT 2.1 or Lua 5.1", "env")
 
 
 _lupa, RUNTIME_NAME = _load_runtime()

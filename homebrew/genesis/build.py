@@ -3,7 +3,7 @@
 
 Runs GNU binutils for m68k (as, ld, objcopy), pads the image to a fixed size,
 writes the ROM end address and the header checksum, and stores the result as
-``integrations/StudioDemo-Genesis/rom.md`` plus ``rom.sha`` (SHA-1, lowercase
+``emucore/resources/integrations/StudioDemo-Genesis/rom.md`` plus ``rom.sha`` (SHA-1, lowercase
 hex, newline).
 
     python3 homebrew/genesis/build.py           # build and install
@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SOURCE = HERE / "studio_demo.s"
 LINKER_SCRIPT = HERE / "genesis.ld"
-INTEGRATION = REPO / "integrations" / "StudioDemo-Genesis"
+INTEGRATION = REPO / "emucore" / "resources" / "integrations" / "StudioDemo-Genesis"
 ROM_NAME = "rom.md"
 SHA_NAME = "rom.sha"
 
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         "--check",
         action="store_true",
         help="build in a temporary directory and exit 1 if the result differs "
-        "from the committed integrations/StudioDemo-Genesis/rom.md or rom.sha",
+        "from the committed emucore/resources/integrations/StudioDemo-Genesis/rom.md or rom.sha",
     )
     args = parser.parse_args(argv)
 

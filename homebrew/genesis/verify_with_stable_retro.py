@@ -2,7 +2,7 @@
 """Check StudioDemo-Genesis against the real game running in stable-retro.
 
 A developer tool (not a unit test): it boots the ROM in stable-retro's
-genesis_plus_gx core through ``integrations/StudioDemo-Genesis`` and asserts
+genesis_plus_gx core through ``emucore/resources/integrations/StudioDemo-Genesis`` and asserts
 that every data.json variable behaves as documented in README.md, then prints
 OK.  It also checks the traps for the assisted tools every frame: the
 one-digit-per-byte tallies p1_tally/p2_tally (A held; they are not in
@@ -32,7 +32,7 @@ import numpy as np
 import stable_retro as retro
 
 HERE = Path(__file__).resolve().parent
-INTEGRATIONS = HERE.parent.parent / "integrations"
+INTEGRATIONS = HERE.parent.parent / "emucore" / "resources" / "integrations"
 GAME = "StudioDemo-Genesis"
 
 BUTTONS = ["B", "A", "MODE", "START", "UP", "DOWN", "LEFT", "RIGHT", "C", "Y", "X", "Z"]

@@ -2,7 +2,7 @@
 """Build the StudioDemo-Nes ROM with cc65's ca65/ld65 (standard library only).
 
 Usage:
-    python3 homebrew/nes/build.py            # build, write integrations/StudioDemo-Nes/rom.nes + rom.sha
+    python3 homebrew/nes/build.py            # build, write rom.nes + rom.sha of emucore/resources/integrations/StudioDemo-Nes
     python3 homebrew/nes/build.py --check    # build in a temp dir; exit 1 if the committed files differ
 
 All paths are relative to this file. The build is deterministic: the same
@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SOURCE = HERE / "studio_demo.s"
 LINKER_CONFIG = HERE / "nrom.cfg"
-OUT_DIR = REPO / "integrations" / "StudioDemo-Nes"
+OUT_DIR = REPO / "emucore" / "resources" / "integrations" / "StudioDemo-Nes"
 ROM_NAME = "rom.nes"
 SHA_NAME = "rom.sha"
 

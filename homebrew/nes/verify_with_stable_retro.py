@@ -4,7 +4,7 @@
 Run from the repository root with the project's venv:
     .venv/bin/python homebrew/nes/verify_with_stable_retro.py [--shots DIR]
 
-It uses integrations/StudioDemo-Nes (found relative to this file) with
+It uses emucore/resources/integrations/StudioDemo-Nes (found relative to this file) with
 state=retro.State.NONE, i.e. from power-on, and checks the behaviour
 documented in homebrew/nes/README.md: boot timing, score (+1 per A frame,
 +10 per B frame, digits agree, saturation at 65535), movement and clamping,
@@ -31,7 +31,7 @@ import numpy as np
 import stable_retro as retro
 
 HERE = Path(__file__).resolve().parent
-INTEGRATIONS = HERE.parent.parent / "integrations"
+INTEGRATIONS = HERE.parent.parent / "emucore" / "resources" / "integrations"
 GAME = "StudioDemo-Nes"
 
 # stable-retro NES button order (MultiBinary(9))

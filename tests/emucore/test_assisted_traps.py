@@ -12,8 +12,9 @@ import pytest
 import emucore
 from emucore import Emulator
 from emucore.operations import Operation
+from emucore.paths import integrations_dir
 from emucore.search import Snapshot, done_rules, solve_value, suggest_done
-from tests.conftest import GENESIS_ROM, NES_ROM, ROOT
+from tests.conftest import GENESIS_ROM, NES_ROM
 
 NES_A, NES_B, NES_SELECT = 1 << 8, 1 << 0, 1 << 2
 GEN_A = 1 << 1
@@ -68,7 +69,7 @@ def test_a_volatile_hud_buffer_wins_on_checkpoints_and_loses_on_the_play():
 
 def test_a_recorded_movie_is_history_too(tmp_path):
     """The play as a .bk2 replayed from its start state: the buffer is volatile there as well."""
-    env = emucore.make(str(ROOT / "integrations" / "StudioDemo-Nes"), record=str(tmp_path))
+    env = emucore.make(str(integrations_dir() / "StudioDemo-Nes"), record=str(tmp_path))
     try:
         env.reset(seed=0)
         emulator, buttons = env.unwrapped.em, env.unwrapped.buttons

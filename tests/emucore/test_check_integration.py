@@ -21,11 +21,12 @@ import emucore
 from emucore.assist import CheckpointError, check_integration
 from emucore.errors import GameNotFoundError
 from emucore.movie import Movie, MovieError
+from emucore.paths import integrations_dir
 from tests.conftest import ROOT
 from tests.movie import entries, write_zip
 
-NES = ROOT / "integrations" / "StudioDemo-Nes"
-GENESIS = ROOT / "integrations" / "StudioDemo-Genesis"
+NES = integrations_dir() / "StudioDemo-Nes"
+GENESIS = integrations_dir() / "StudioDemo-Genesis"
 
 
 def record(folder: Path, out: Path, held: Callable[[int], tuple[str, ...]], *, steps: int | None = None,

@@ -10,6 +10,7 @@ import pytest
 from emucore.cli import main as cli_main
 from emucore.corefinder import find_core, find_library, search_dirs
 from emucore.errors import CoreNotFoundError
+from emucore.paths import integrations_dir
 from emucore.systems import extension_table, get_system, library, system_for_path, systems
 from tests.conftest import require_core
 
@@ -107,9 +108,7 @@ def test_cli_reports_bad_input(capsys, tmp_path):
 
 
 def test_cli_verify(capsys, tmp_path):
-    from tests.conftest import ROOT
-
-    assert cli_main(["verify", str(ROOT / "integrations" / "StudioDemo-Nes")]) == 0
+    assert cli_main(["verify", str(integrations_dir() / "StudioDemo-Nes")]) == 0
     assert "ok" in capsys.readouterr().out
     broken = tmp_path / "Broken-Nes"
     broken.mkdir()

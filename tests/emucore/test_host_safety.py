@@ -17,9 +17,6 @@ from emucore import Emulator
 from emucore.errors import EmulatorBusyError, EmulatorClosedError
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, require_core
 
-if sys.version_info < (3, 11):
-    from exceptiongroup import BaseExceptionGroup
-
 CORES = ["genesis_plus_gx", "picodrive", "fceumm", "nestopia", "stella"]
 
 

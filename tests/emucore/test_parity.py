@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from emucore import Emulator
-from tests.conftest import ROOT
+from emucore.paths import integrations_dir
 
 retro = pytest.importorskip("stable_retro")
 
@@ -22,7 +22,7 @@ CASES = [
 
 
 def stable_retro_env(game: str, state: str):
-    retro.data.Integrations.add_custom_path(str(ROOT / "integrations"))
+    retro.data.Integrations.add_custom_path(str(integrations_dir()))
     return retro.make(
         game,
         state=state,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import emucore
+from emucore.paths import integrations_dir
 from emucore.retro_search import DEFAULT_TYPES, Search
-from tests.conftest import ROOT
 
 OPS = [("equal", 0), ("not-equal", 0), ("greater-than", 0), ("less-than", 0), ("sign", 0), ("equal", 1),
        ("negative-equal", 1), ("nonzero", 0), ("less-or-equal", -1), ("greater-or-equal", 2), ("zero", 0),
@@ -17,7 +17,7 @@ OPS = [("equal", 0), ("not-equal", 0), ("greater-than", 0), ("less-than", 0), ("
 
 
 def _make(module, game: str, state: str):
-    module.data.Integrations.add_custom_path(str(ROOT / "integrations"))
+    module.data.Integrations.add_custom_path(str(integrations_dir()))
     return module.make(game, state=state, inttype=module.data.Integrations.ALL,
                        use_restricted_actions=module.Actions.ALL, render_mode=None)
 

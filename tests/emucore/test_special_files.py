@@ -19,9 +19,10 @@ import pytest
 import emucore
 from emucore.fileio import atomic_write_bytes, read_regular, sweep_stale_temps
 from emucore.integration import IntegrationError
+from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parents[2]
-NES = ROOT / "integrations" / "StudioDemo-Nes"
+NES = integrations_dir() / "StudioDemo-Nes"
 
 
 def run_child(code: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -23,10 +23,11 @@ from emucore.corefinder import find_library
 from emucore.errors import EmulatorBusyError, StateError
 from emucore.integration import read_state_file
 from emucore.libretro import state_probe
+from emucore.paths import integrations_dir
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, require_core
 
-GENESIS_STATE = ROOT / "integrations" / "StudioDemo-Genesis" / "Start.state"
-NES_STATE = ROOT / "integrations" / "StudioDemo-Nes" / "Start.state"
+GENESIS_STATE = integrations_dir() / "StudioDemo-Genesis" / "Start.state"
+NES_STATE = integrations_dir() / "StudioDemo-Nes" / "Start.state"
 CRASHING_SEEDS = (0, 2, 3)  # random bodies genesis_plus_gx segfaults on (the rel-07 repro's)
 REL08_STATE = (  # 64-byte blocks of a real Qbert state, shuffled: stella asks for 1.6 GB on it
     "H4sIADzNCGsC/8tMSU818f4HAv///68HYRSOPQMBMAUIgYAdBPaDOFM4pzCyQqWAgJeFhZsVxOrdxvCCiYELWS8jI4hkBuIQT0eY"

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import emucore
+from emucore.paths import integrations_dir
 from emucore.ray.package import cache_root, game_files, pack_integration
-from tests.conftest import ROOT
 
 ALL = emucore.data.Integrations.ALL
 
@@ -49,14 +49,14 @@ def test_stable_retro_data(airstriker, tmp_path):
 
 
 def test_a_custom_path(clean_data_state, tmp_path):
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", tmp_path / "custom" / "MyOwn-Nes")
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", tmp_path / "custom" / "MyOwn-Nes")
     emucore.data.Integrations.add_custom_path(str(tmp_path / "custom"))
     unpacked_equals_original("MyOwn-Nes", tmp_path, inttype=emucore.data.Integrations.ALL)
 
 
 def test_a_folder_with_a_state_and_scenario_given_by_path(tmp_path):
     folder = tmp_path / "Studio" / "StudioDemo-Nes"  # as the studio has it open
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     state = tmp_path / "saved" / "boss.state"
     state.parent.mkdir()
     shutil.copy(folder / "Start.state", state)

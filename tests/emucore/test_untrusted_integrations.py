@@ -18,6 +18,7 @@ from emucore.errors import EmucoreError, ScriptWarning, StateNotFoundError
 from emucore.gamedata_checks import UnmappedVariableError
 from emucore.integration import IntegrationError, lint, parse_data_json, parse_scenario_json
 from emucore.lua import LuaError, LuaScripts
+from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def game(tmp_path) -> Path:
     """A copy of the NES demo integration, to spoil."""
     folder = tmp_path / "Spoilt-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     return folder
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import emucore
-from tests.conftest import ROOT
+from emucore.paths import integrations_dir
 
 retro = pytest.importorskip("stable_retro")
 
@@ -74,7 +74,7 @@ TREE_SCENARIO = {
 
 
 def pair(game: str, **kwargs):
-    retro.data.Integrations.add_custom_path(str(ROOT / "integrations"))
+    retro.data.Integrations.add_custom_path(str(integrations_dir()))
     theirs = retro.make(game, inttype=retro.data.Integrations.ALL, render_mode=None, **kwargs)
     theirs_kwargs = dict(kwargs)
     for key in ("use_restricted_actions", "obs_type"):

@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 import emucore
 from emucore.env import RetroVectorEnv
-from tests.conftest import ROOT
+from emucore.paths import integrations_dir
 
 retro = pytest.importorskip("stable_retro")
 cv2 = pytest.importorskip("cv2")
@@ -19,7 +19,7 @@ atari_wrappers = pytest.importorskip("stable_baselines3.common.atari_wrappers")
 
 
 def their_env(game: str, skip: int, pool: bool):
-    retro.data.Integrations.add_custom_path(str(ROOT / "integrations"))
+    retro.data.Integrations.add_custom_path(str(integrations_dir()))
     env = retro.make(game, inttype=retro.data.Integrations.ALL, render_mode=None,
                      use_restricted_actions=retro.Actions.ALL)
     return atari_wrappers.MaxAndSkipEnv(env, skip=skip) if pool else LastFrameSkip(env, skip)

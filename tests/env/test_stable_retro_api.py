@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import emucore as retro
+from emucore.paths import integrations_dir
 from tests.conftest import NES_ROM
 
 NOOP = [0] * 9  # StudioDemo-Nes: MultiBinary(9)
@@ -151,9 +152,8 @@ def test_top_level_names_of_stable_retro_are_there():
 
 def test_standalone_game_data_reads_files_then_evaluates_an_emulators_memory():
     """stable-retro's pattern: GameData(), RetroEmulator.configure_data(data), data.load(...), update_ram()."""
-    from tests.conftest import ROOT
 
-    folder = ROOT / "integrations" / "StudioDemo-Nes"
+    folder = integrations_dir() / "StudioDemo-Nes"
     named = retro.data.GameData("StudioDemo-Nes")
     assert named.list_variables() == retro.data.GameData(data=str(folder / "data.json")).list_variables()
     assert named.lookup_all() == {}  # no emulator: nothing is mapped yet
@@ -203,9 +203,8 @@ def test_standalone_game_data_names_a_bad_file(tmp_path):
 
 
 def test_standalone_game_data_saves_what_it_holds(tmp_path):
-    from tests.conftest import ROOT
 
-    folder = ROOT / "integrations" / "StudioDemo-Nes"
+    folder = integrations_dir() / "StudioDemo-Nes"
     data = retro.data.GameData("StudioDemo-Nes")
     data.set_variable("extra", {"address": 5, "type": "<u2", "mask": 0xFF})
     assert data.save(str(tmp_path / "data.json"), str(tmp_path / "scenario.json")) is True

@@ -17,12 +17,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from emucore.paths import integrations_dir
 from tests.fuzz.lua_programs import lua_programs
 from tests.fuzz.mutations import byte_damage, json_file, special_files, state_file, zip_file
 
 ROOT = Path(__file__).resolve().parents[2]
-NES = ROOT / "integrations" / "StudioDemo-Nes"
-GENESIS = ROOT / "integrations" / "StudioDemo-Genesis"
+NES = integrations_dir() / "StudioDemo-Nes"
+GENESIS = integrations_dir() / "StudioDemo-Genesis"
 TEST_ROMS = ROOT.parent / "shared" / "stable-retro-test-roms"
 HEADER_BYTES = 0x200  # what a ROM-header mutation may touch
 

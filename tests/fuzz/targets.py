@@ -15,6 +15,8 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from emucore.paths import integrations_dir
+
 ROOT = Path(__file__).resolve().parents[2]
 SPECIAL = ("fifo", "folder", "symlink_loop", "dangling_symlink", "empty")
 SCRATCH = Path(tempfile.mkdtemp(prefix="emucore-fuzz-"))
@@ -56,7 +58,7 @@ def integration(payload: dict) -> None:
     import emucore
     from emucore.integration import lint
 
-    folder = _fresh(ROOT / "integrations" / payload["game"], payload["game"])
+    folder = _fresh(integrations_dir() / payload["game"], payload["game"])
     payload["names"] = [str(folder)]
     for name, content in payload.get("extra", {}).items():
         put(folder / name, content)
@@ -150,7 +152,7 @@ def _studio(payload: dict) -> None:
 
     for folder in ("studio-data", "studio-config"):
         shutil.rmtree(SCRATCH / folder, ignore_errors=True)
-    game = _fresh(ROOT / "integrations" / "StudioDemo-Nes", "StudioDemo-Nes")
+    game = _fresh(integrations_dir() / "StudioDemo-Nes", "StudioDemo-Nes")
     workspace = SCRATCH / "studio-data" / "workspaces" / game.name
     where = {"settings.json": SCRATCH / "studio-config", "session.json": SCRATCH / "studio-data",
              "regression.json": game}.get(payload["file"], workspace)

@@ -13,7 +13,8 @@ import pytest
 import emucore
 from emucore.emulator import Emulator
 from emucore.movie import Movie, MoviePlayer, MovieRecorder
-from tests.conftest import GENESIS_ROM, ROOT
+from emucore.paths import integrations_dir
+from tests.conftest import GENESIS_ROM
 from tests.movie import entries, record_with_env
 
 retro = pytest.importorskip("stable_retro")
@@ -21,7 +22,7 @@ retro = pytest.importorskip("stable_retro")
 
 @pytest.fixture(autouse=True)
 def _our_integrations() -> None:
-    retro.data.Integrations.add_custom_path(str(ROOT / "integrations"))
+    retro.data.Integrations.add_custom_path(str(integrations_dir()))
 
 
 def _theirs(game: str, **kwargs):

@@ -12,6 +12,7 @@ import pytest
 
 from emucore import data as retro_data
 from emucore.agents import BruteAgent, RandomAgent
+from emucore.paths import integrations_dir
 from emucore.ray import run_on_ray
 from emucore.rollout import Rollout, run_local
 from tests.conftest import ROOT
@@ -70,7 +71,7 @@ def test_a_game_no_worker_has_travels_with_the_rollout(ray_driver, ray_cluster, 
     """The game exists only in a folder of this process, given by path, and its state by path too:
     the nodes unpack the package into their own caches and play it."""
     folder = tmp_path / "Travelling-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     state = tmp_path / "elsewhere.state"
     shutil.move(folder / "Start.state", state)
     here = list(run_local(rollout(str(folder), state=str(state), make_kwargs={})))

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import emucore
+from emucore.paths import integrations_dir
 from emucore.ray import env_config, env_creator
-from tests.conftest import ROOT
 
 pytestmark = pytest.mark.ray
 
@@ -35,7 +35,7 @@ def test_a_worker_without_the_integration_makes_the_env(ray_driver, tmp_path):
 
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     folder = tmp_path / "OnlyHere-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     kwargs = {"use_restricted_actions": emucore.Actions.DISCRETE, "obs_type": emucore.Observations.RAM}
     config = env_config(str(folder), **kwargs)
     local = probe({"game": str(folder), **kwargs}, 120)
@@ -58,7 +58,7 @@ def test_ppo_trains_an_iteration_with_two_env_runners(ray_driver, tmp_path):
 
     register_env("emucore-test", env_creator)
     folder = tmp_path / "OnlyHere-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     config = (
         PPOConfig()
         .environment("emucore-test", env_config=env_config(

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.conftest import ROOT
+from emucore.paths import integrations_dir
 
 pytestmark = pytest.mark.ray
 FRAME_50 = {"variables": {"frame": {"op": "greater-or-equal", "reference": 50}}}
@@ -15,7 +15,7 @@ FRAME_50 = {"variables": {"frame": {"op": "greater-or-equal", "reference": 50}}}
 def run_dialog(qtbot, scenario: str, address: str):
     from studio.qt.agent_dialog import AgentDialog
 
-    dialog = AgentDialog(ROOT / "integrations" / "StudioDemo-Nes", None, None, scenario=scenario)
+    dialog = AgentDialog(integrations_dir() / "StudioDemo-Nes", None, None, scenario=scenario)
     qtbot.addWidget(dialog)
     dialog.agent_box.setCurrentText("Random")
     dialog.episodes_box.setValue(4)

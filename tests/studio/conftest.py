@@ -2,6 +2,8 @@
 
 import pytest
 
+from emucore.paths import integrations_dir
+
 
 @pytest.fixture(autouse=True)
 def isolated_studio_folders(tmp_path, monkeypatch):
@@ -15,10 +17,9 @@ def demo(tmp_path):
     import shutil
 
     from studio.model.opening import resolve_game
-    from tests.conftest import ROOT
 
     folder = tmp_path / "StudioDemo-Genesis"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Genesis", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Genesis", folder)
     return resolve_game(str(folder), None)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from emucore.movie import replay
+from emucore.paths import integrations_dir
 from studio.model.agents import (
     SANITY,
     BruteAgent,
@@ -20,7 +21,6 @@ from studio.model.agents import (
     make_agent,
     run_episodes,
 )
-from tests.conftest import ROOT
 
 GAMES = ["StudioDemo-Nes", "StudioDemo-Genesis"]
 FRAME_50 = {"variables": {"frame": {"op": "greater-or-equal", "reference": 50}}}
@@ -146,7 +146,7 @@ def test_dialog_runs_on_a_worker(qtbot, tmp_path):
     from studio.qt.agent_dialog import AgentDialog
 
     short = scenario(tmp_path, "short", FRAME_50, SCORE)
-    dialog = AgentDialog(ROOT / "integrations" / "StudioDemo-Nes", None, None, scenario=short)
+    dialog = AgentDialog(integrations_dir() / "StudioDemo-Nes", None, None, scenario=short)
     qtbot.addWidget(dialog)
     dialog.agent_box.setCurrentText("Right-biased")
     dialog.episodes_box.setValue(2)
@@ -230,7 +230,7 @@ def wide_score_copy(tmp_path: Path) -> Path:
     """The NES demo with ``score_wide``: the score read 4 bytes wide (``<u4`` at $20), taking in the
     first two of the digits that follow it - a width mistake that makes the reward jump."""
     folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     data = json.loads((folder / "data.json").read_text())
     data["info"]["score_wide"] = {"address": 32, "type": "<u4"}
     (folder / "data.json").write_text(json.dumps(data))
@@ -300,7 +300,7 @@ def test_dialog_shows_the_new_flags_and_the_checks(qtbot, tmp_path):
 def test_dialog_says_what_was_checked_when_no_flag_fires(qtbot):
     from studio.qt.agent_dialog import AgentDialog
 
-    dialog = AgentDialog(ROOT / "integrations" / "StudioDemo-Nes", None, None)
+    dialog = AgentDialog(integrations_dir() / "StudioDemo-Nes", None, None)
     qtbot.addWidget(dialog)
     dialog.agent_box.setCurrentText("Right-biased")
     dialog.episodes_box.setValue(1)

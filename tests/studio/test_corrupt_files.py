@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from emucore.integration import IntegrationError
+from emucore.paths import integrations_dir
 from studio.app import main as studio_main
 from studio.model.opening import resolve_game
 from studio.model.recovery import Recovery
@@ -24,7 +25,6 @@ from studio.model.session import Session
 from studio.model.set_aside import set_aside
 from studio.model.settings import Settings
 from studio.qt.main_window import MainWindow
-from tests.conftest import ROOT
 
 NOT_UTF8 = b'{"info": {"\xff\xfe": 1}}'
 BROKEN = {
@@ -42,7 +42,7 @@ BROKEN_CASES = [(content, BROKEN_KEYS.get(name, "")) for name, content in BROKEN
 def nes(tmp_path) -> Path:
     """A copy of the NES demo integration (the repository's is never modified)."""
     folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     return folder
 
 

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 import emucore
+from emucore.paths import integrations_dir
 from studio.model.done_marks import DoneMarks, rule_terms
 from studio.model.opening import resolve_game
 from studio.model.regression import RegressionSuite
 from studio.model.session import Session
-from tests.conftest import ROOT
 
 GAME_OVER, LIVES = 18, 19
 
@@ -28,7 +28,7 @@ GAME_OVER, LIVES = 18, 19
 def nes(tmp_path) -> Path:
     """A copy of the NES demo without its done rule, and without game_over and lives in data.json."""
     folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     data = json.loads((folder / "data.json").read_text())
     del data["info"]["game_over"], data["info"]["lives"]
     (folder / "data.json").write_text(json.dumps(data))
@@ -104,7 +104,7 @@ def test_the_preview_shows_where_a_rule_fires_on_each_regression_movie(tmp_path)
     """A movie attached under the shipped rule (lives equal 0): a rule from too few alive marks
     (the timer's reload value) fires early; the one from well-chosen marks where it is expected."""
     folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     session = open_session(folder)
     session.start_recording(folder / "to-the-end.bk2")
     to_game_over(session)
@@ -206,7 +206,7 @@ def test_episode_movies_of_the_session_are_examples(tmp_path):
     """Episodes recorded under the shipped rule (lives equal 0) end at the game over; the one
     being recorded is left out."""
     folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     session = open_session(folder)
     marks = DoneMarks(session)
     episodes = tmp_path / "my-episodes"

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from emucore.operations import Operation
+from emucore.paths import integrations_dir
 from emucore.search import Snapshot
 from studio.model import play_history
 from studio.model.done_marks import DoneMarks
-from tests.conftest import ROOT
 from tests.studio.test_done_marks import open_session, to_game_over
 
 GAME_OVER, DYING = 0x12, 0x34
@@ -25,7 +25,7 @@ GAME_OVER, DYING = 0x12, 0x34
 @pytest.fixture
 def bare(tmp_path):
     folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     (folder / "data.json").write_text(json.dumps({"info": {}}))
     (folder / "scenario.json").write_text(json.dumps({"reward": {"variables": {}}}))
     return folder

@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 
 import emucore
+from emucore.paths import integrations_dir
 from studio.model.opening import resolve_game
 from studio.model.screen_values import ScreenValueFinder, check_shown
 from studio.model.session import Session
 from studio.model.settings import Settings
 from studio.model.state_labels import StateLabels
 from studio.qt.screen_finder import VALUE_NOW
-from tests.conftest import ROOT
 
 SCORE, LIVES = 0x20, 0x13
 
@@ -35,7 +35,7 @@ def bare_nes(tmp_path) -> Path:
 def make_bare_nes(tmp_path: Path) -> Path:
     """The NES demo with no variables and no reward or done: a bare ROM to integrate."""
     folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Nes", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     (folder / "data.json").write_text(json.dumps({"info": {}}))
     (folder / "scenario.json").write_text(json.dumps({"reward": {"variables": {}}, "done": {"variables": {}}}))
     return folder

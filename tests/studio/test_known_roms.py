@@ -16,6 +16,7 @@ import emucore
 from emucore import data
 from emucore.corefinder import find_library
 from emucore.integration import read_data_json, read_metadata, read_scenario_json, read_state_file
+from emucore.paths import integrations_dir
 from studio.model.export import export_integration
 from studio.model.known_roms import (
     clash_warning,
@@ -28,10 +29,10 @@ from studio.model.known_roms import (
 )
 from studio.model.opening import integration_folder_for
 from studio.qt.known_rom_prompt import KnownChoice, KnownRomBox, offer_known_integration, warn_name_clash
-from tests.conftest import GENESIS_ROM, NES_ROM, ROOT
+from tests.conftest import GENESIS_ROM, NES_ROM
 
-NES_DEMO = ROOT / "integrations" / "StudioDemo-Nes"
-GENESIS_DEMO = ROOT / "integrations" / "StudioDemo-Genesis"
+NES_DEMO = integrations_dir() / "StudioDemo-Nes"
+GENESIS_DEMO = integrations_dir() / "StudioDemo-Genesis"
 
 
 def rom_copy(tmp_path: Path, name: str, *, header_byte: int | None = None, body_byte: int | None = None) -> Path:
@@ -313,15 +314,14 @@ def test_the_window_offers_the_integration_that_knows_a_new_rom(qtbot, tmp_path)
     from studio.model.settings import Settings
     from studio.qt.known_rom_prompt import KnownRomBox
     from studio.qt.main_window import MainWindow
-    from tests.conftest import ROOT
 
-    window = MainWindow(Session(*resolve_game(str(ROOT / "integrations" / "StudioDemo-Genesis"), None)), Settings(),
+    window = MainWindow(Session(*resolve_game(str(integrations_dir() / "StudioDemo-Genesis"), None)), Settings(),
                         persist=False)
     window.timer.stop()
     qtbot.addWidget(window)
     rom = tmp_path / "roms" / "Smiley.nes"
     rom.parent.mkdir()
-    shutil.copyfile(ROOT / "integrations" / "StudioDemo-Nes" / "rom.nes", rom)
+    shutil.copyfile(integrations_dir() / "StudioDemo-Nes" / "rom.nes", rom)
     seen = []
 
     def answer() -> None:
@@ -337,4 +337,4 @@ def test_the_window_offers_the_integration_that_knows_a_new_rom(qtbot, tmp_path)
     assert seen and "StudioDemo-Nes" in seen[0]
     assert window.session.name == "Smiley-Nes"
     data = json.loads((window.session.folder / "data.json").read_text())["info"]
-    assert data == json.loads((ROOT / "integrations" / "StudioDemo-Nes" / "data.json").read_text())["info"]
+    assert data == json.loads((integrations_dir() / "StudioDemo-Nes" / "data.json").read_text())["info"]

@@ -8,19 +8,19 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
+from emucore.paths import integrations_dir
 from studio.app import main as studio_main
 from studio.model.opening import OpenError, resolve_game
 from studio.model.session import Session
 from studio.model.settings import Settings
 from studio.qt.main_window import MainWindow
-from tests.conftest import ROOT
 
 
 @pytest.fixture
 def romless(tmp_path):
     """An integration folder whose ROM is not there (as stable-retro's folders ship)."""
     folder = tmp_path / "NoRom-Genesis"
-    shutil.copytree(ROOT / "integrations" / "StudioDemo-Genesis", folder)
+    shutil.copytree(integrations_dir() / "StudioDemo-Genesis", folder)
     (folder / "rom.md").unlink()
     return folder
 
@@ -30,7 +30,7 @@ def test_resolve_names_the_folder_and_the_problem(romless, tmp_path):
         resolve_game(str(romless), None)
     with pytest.raises(OpenError, match="nowhere: no such file, folder or integration"):
         resolve_game(str(tmp_path / "nowhere"), None)
-    (romless / "rom.md").write_bytes((ROOT / "integrations" / "StudioDemo-Genesis" / "rom.md").read_bytes())
+    (romless / "rom.md").write_bytes((integrations_dir() / "StudioDemo-Genesis" / "rom.md").read_bytes())
     with pytest.raises(OpenError, match=r"NoSuch\.state: no such state"):
         resolve_game(str(romless), "NoSuch")
     (romless / "metadata.json").write_text("{not json")  # opens at power-on; the session reports it
@@ -122,12 +122,11 @@ def test_another_rom_of_the_same_file_name_gets_its_own_integration(tmp_path):
     import shutil
 
     from studio.model.opening import integration_folder_for
-    from tests.conftest import ROOT
 
     first, second = tmp_path / "a" / "Game.nes", tmp_path / "b" / "Game.nes"
     for path in (first, second):
         path.parent.mkdir()
-        shutil.copyfile(ROOT / "integrations" / "StudioDemo-Nes" / "rom.nes", path)
+        shutil.copyfile(integrations_dir() / "StudioDemo-Nes" / "rom.nes", path)
     body = bytearray(second.read_bytes())
     body[100] ^= 0xFF
     second.write_bytes(bytes(body))

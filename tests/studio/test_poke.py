@@ -7,10 +7,10 @@ import shutil
 import pytest
 from PySide6.QtCore import Qt
 
+from emucore.paths import integrations_dir
 from studio.model.opening import resolve_game
 from studio.model.poke import DEFAULT_FRAMES, default_value, poke_test, value_range
 from studio.model.session import Session
-from tests.conftest import ROOT
 
 # StudioDemo-Nes (homebrew/nes/README.md): lives is drawn as a digit; score_digits is recomputed
 # from score every frame (a copy). StudioDemo-Genesis: the binary score is never drawn (the HUD
@@ -21,7 +21,7 @@ GENESIS_SCORE, GENESIS_BCD = (0xFF0000, ">u4"), (0xFF0004, ">d4")
 
 def open_copy(tmp_path, game: str) -> Session:
     folder = tmp_path / game
-    shutil.copytree(ROOT / "integrations" / game, folder)
+    shutil.copytree(integrations_dir() / game, folder)
     return Session(*resolve_game(str(folder), None))
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from emucore import Emulator
 from emucore.movie import Movie
+from emucore.paths import integrations_dir
 from emucore.systems import get_system
 from studio.model.opening import integration_name_for
 from studio.model.session import Session
@@ -148,9 +149,8 @@ def test_studio_movie_replays_in_emucore_and_stable_retro(session, tmp_path):
         for step in player:
             assert np.array_equal(player.env.get_ram(), rams[step.index - 1])
     retro = pytest.importorskip("stable_retro")
-    from tests.conftest import ROOT
 
-    retro.data.Integrations.add_custom_path(str(ROOT / "integrations"))
+    retro.data.Integrations.add_custom_path(str(integrations_dir()))
     movie = retro.Movie(str(path))
     movie.step()
     env = retro.make(movie.get_game(), state=retro.State.NONE, use_restricted_actions=retro.Actions.ALL,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from emucore.paths import integrations_dir
 from studio.model.actions import ACTIONS
 from studio.model.session import Session
 from studio.model.settings import Settings
@@ -121,10 +122,9 @@ def test_game_list_shows_which_games_have_a_rom(qtbot):
 
 
 def test_opening_another_game_replaces_the_session(qtbot, demo):
-    from tests.conftest import ROOT
 
     window = make_window(qtbot, demo)
-    window.open_game(ROOT / "integrations" / "StudioDemo-Nes")
+    window.open_game(integrations_dir() / "StudioDemo-Nes")
     assert window.session.system.name == "Nes" and "StudioDemo-Nes" in window.windowTitle()
     assert window.recent_menu.actions()[0].text().endswith("StudioDemo-Nes")
     window.advance(3)

@@ -1,0 +1,45 @@
+"""``retro-studio`` as a user starts it: its version, a missing Qt named by its extra, a screenshot with no screen."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import emucore
+
+STUDIO = Path(sys.executable).with_name("retro-studio")
+
+
+def _environment(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM",
+                                                             "QT_LOGGING_RULES")}
+    env.update(RETRO_STUDIO_DATA=str(tmp_path / "data"), RETRO_STUDIO_CONFIG=str(tmp_path / "config"))
+    return env
+
+
+def test_version(tmp_path):
+    result = subprocess.run([STUDIO, "--version"], capture_output=True, text=True, timeout=60,
+                            env=_environment(tmp_path))
+    assert (result.returncode, result.stdout.strip()) == (0, f"retro-studio {emucore.__version__}")
+
+
+def test_a_screenshot_needs_no_screen_and_prints_no_qt_noise(tmp_path):
+    picture = tmp_path / "shot.png"
+    result = subprocess.run([STUDIO, "--screenshot", picture, "--frames", "5", "--size", "640x480"],
+                            capture_output=True, text=True, timeout=120, env=_environment(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "qt.multimedia" not in result.stderr and "could not connect to display" not in result.stderr
+
+
+def test_without_qt_the_studio_names_its_extra(tmp_path):
+    code = "import sys; sys.modules['PySide6'] = None; from studio.app import main; sys.exit(main(['--frames', '1']))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            env=_environment(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "retro-studio: the studio needs PySide6 (Qt), which is not installed: "
+        "pip install 'retro-integration-studio[studio]'"
+    )
