@@ -45,9 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Qt Multimedia reports every missing sound backend (PipeWire, PulseAudio) at start; the studio says once,
-# in its own words, when sound is off
+# Qt Multimedia reports every missing sound backend (PipeWire, PulseAudio) at start, and the offscreen platform
+# that it cannot do what no screen can: the studio says once, in its own words, when sound is off
 QUIET_QT_LOGGING = "qt.multimedia.*=false"
+HARMLESS_QT_MESSAGES = ("PulseAudioService: pa_context_connect() failed", "This plugin does not support ")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"retro-studio: {MissingExtraError('the studio', 'PySide6 (Qt)', 'studio')}", file=sys.stderr)
         return 2
+    _quiet_qt_messages()
 
     from studio.model.recovery import Recovery
     from studio.model.session import Session
@@ -101,6 +103,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if session.created:  # a ROM seen for the first time: another integration may know it already
         QTimer.singleShot(0, window.offer_known_integration)
     return app.exec()
+
+
+def _quiet_qt_messages() -> None:
+    """Qt's messages to stderr as Qt writes them, less the harmless ones above."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def write(_mode, context, message: str) -> None:
+        if not message.startswith(HARMLESS_QT_MESSAGES):
+            category = context.category if context.category and context.category != "default" else ""
+            print(f"{category}: {message}" if category else message, file=sys.stderr)
+
+    qInstallMessageHandler(write)
 
 
 def _restore(recovery, saved, settings, core: str | None):
