@@ -95,9 +95,7 @@ def find_core(system: System | str, core: str | os.PathLike[str] | None = None) 
         lib = text.removesuffix("_libretro")
         copies = find_library(lib)
         if not copies:
-            raise CoreNotFoundError(
-                f"no {lib} core found for {system.title}. Install it: {library(lib).provider_text()}"
-            )
+            raise CoreNotFoundError(f"no {lib} core found for {system.title}: {library(lib).provider_text(system)}")
         return copies[0]
     for lib in system.cores:
         copies = find_library(lib)
@@ -105,6 +103,6 @@ def find_core(system: System | str, core: str | os.PathLike[str] | None = None) 
             return copies[0]
     wanted = library(system.cores[0])
     raise CoreNotFoundError(
-        f"no core found for {system.title} (tried {', '.join(system.cores)}). "
-        f"Install {wanted.lib}: {wanted.provider_text()}"
+        f"no core found for {system.title} (tried {', '.join(system.cores)}); "
+        f"for {wanted.lib}, {wanted.provider_text(system)}"
     )

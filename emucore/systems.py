@@ -10,6 +10,7 @@ The fields shared with stable-retro's ``cores/*.json`` keep its names and meanin
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from dataclasses import dataclass, field
@@ -67,15 +68,51 @@ class CoreLibrary:
     def file_name(self) -> str:
         return f"{self.lib}_libretro.so"
 
-    def provider_text(self) -> str:
-        """Where to get this core, for error messages and ``emucore cores``."""
+    def provider_text(self, system: System | None = None) -> str:
+        """Where to get this core, as a clause for error messages and ``emucore cores``.
+
+        A known core with providers: ``install it with apt-get install ...; or put <file> in ...``;
+        a known core without any: ``put <file> in ...``; a name that is no known core says so, with
+        the close core names (for ``system`` first) or the cores ``system`` can use.
+        """
+        put = f"put {self.file_name} in EMUCORE_CORE_PATH or RetroArch's cores folder"
+        if self.lib not in known_cores():
+            return unknown_core_text(self.lib, system)
         ways = []
         if "debian" in self.providers:
             ways.append(f"apt-get install {self.providers['debian']}")
         if "pypi" in self.providers:
             ways.append(f"pip install {self.providers['pypi']} (its cores/ folder)")
-        ways.append("or put it in EMUCORE_CORE_PATH or RetroArch's cores folder")
-        return "; ".join(ways)
+        if not ways:
+            return f"{put} (no package emucore knows of ships it)"
+        return f"install it with {' or '.join(ways)}; or {put}"
+
+
+def known_cores() -> list[str]:
+    """Every core name emucore knows: the described libraries and the candidates the systems list."""
+    names = set(libraries())
+    for system in systems().values():
+        names.update(system.cores)
+    return sorted(names)
+
+
+def close_core_names(name: str, system: System | None = None) -> list[str]:
+    """Known core names close to ``name`` (difflib), ``system``'s own candidates first."""
+    own = list(system.cores) if system is not None else []
+    close = difflib.get_close_matches(name, own, n=3, cutoff=0.6)
+    close += [c for c in difflib.get_close_matches(name, known_cores(), n=3, cutoff=0.6) if c not in close]
+    return close[:3]
+
+
+def unknown_core_text(name: str, system: System | None = None) -> str:
+    """``"<name> is not a known core (...); did you mean <close>?"``, for a core name no descriptor knows."""
+    text = f"{name} is not a known core"
+    if system is not None:
+        text += f" ({system.name}'s cores: {', '.join(system.cores)})"
+    else:
+        text += f" (known: {', '.join(known_cores())})"
+    close = close_core_names(name, system)
+    return f"{text}; did you mean {' or '.join(close)}?" if close else text
 
 
 def _load_json(path: Path) -> Any:

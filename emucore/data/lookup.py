@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -70,7 +71,42 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
             candidate = os.path.join(game_dir, name)
             if os.path.exists(candidate):
                 return candidate
-    raise GameNotFoundError(f"No romfiles found for game: {game}")
+    raise GameNotFoundError(f"No romfiles found for game: {game}{_unknown_game_hint(game, inttype)}")
+
+
+def did_you_mean(close: list[str]) -> str:
+    """``"did you mean A, B or C?"`` for close names, ``""`` for none."""
+    if not close:
+        return ""
+    names = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    return f"did you mean {names}?"
+
+
+def close_game_names(game: str, games: list[str], n: int = 3) -> list[str]:
+    """The names of ``games`` close to ``game``, closest first.
+
+    Names are ``<Title>-<System>[-vN]``: the titles are compared (difflib, case ignored), so that the
+    shared ``-Nes-v0`` of two unrelated games makes no match; among the close titles the whole names rank.
+    """
+    title = game.partition("-")[0].lower()
+    by_title: dict[str, list[str]] = {}
+    for name in games:
+        by_title.setdefault(name.partition("-")[0].lower(), []).append(name)
+    close_titles = difflib.get_close_matches(title, list(by_title), n=n, cutoff=0.75)
+    candidates = {name.lower(): name for t in close_titles for name in by_title[t]}
+    ranked = difflib.get_close_matches(game.lower(), list(candidates), n=n, cutoff=0.0)
+    return [candidates[name] for name in ranked if candidates[name] != game]
+
+
+def _unknown_game_hint(game: str, inttype: Integrations | int) -> str:
+    """``"; did you mean ...?"`` when no set knows ``game`` by name and some known names are close."""
+    if is_game_folder_path(game) or _public_lookups().get_file_path(game, SHA_FILE, inttype):
+        return ""
+    try:
+        hint = did_you_mean(close_game_names(game, list_games(inttype)))
+    except OSError:
+        return ""
+    return f"; {hint}" if hint else ""
 
 
 def _public_lookups():

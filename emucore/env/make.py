@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from emucore import data as retro_data
+from emucore.data.lookup import close_game_names, did_you_mean
 from emucore.enums import State
 from emucore.env.retro_env import RetroEnv
 from emucore.errors import GameNotFoundError
@@ -26,5 +27,18 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
     except FileNotFoundError:
         if not retro_data.get_file_path(game, SHA_FILE, inttype):
             raise
-        raise GameNotFoundError(f"Game not found: {game}. Did you make sure to import the ROM?") from None
+        raise GameNotFoundError(
+            f"Game not found: {game}. Did you make sure to import the ROM?{_imported_hint(game, inttype)}"
+        ) from None
     return RetroEnv(game, state, inttype=inttype, **kwargs)
+
+
+def _imported_hint(game: str, inttype: Any) -> str:
+    """`` Or did you mean X (its ROM is imported)?`` for games close to ``game`` whose ROM is there."""
+    if retro_data.is_game_folder_path(game):
+        return ""
+    close = close_game_names(game, [g.name for g in retro_data.find_games(inttype) if g.has_rom])
+    if not close:
+        return ""
+    whose = "its ROM is" if len(close) == 1 else "their ROMs are"
+    return f" Or {did_you_mean(close)[:-1]} ({whose} imported)?"

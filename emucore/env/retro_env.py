@@ -8,6 +8,7 @@ None (no window unless asked); MULTI_DISCRETE slices player 2's choices by group
 
 from __future__ import annotations
 
+import difflib
 import os
 import warnings
 from pathlib import Path
@@ -18,6 +19,7 @@ import numpy as np
 from gymnasium.utils.ezpickle import EzPickle
 
 from emucore import data as retro_data
+from emucore.data.lookup import did_you_mean
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
 from emucore.env.frame_skip import Preprocessing
@@ -355,7 +357,10 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         if not path:
             where = (self._game_lookup if retro_data.is_game_folder_path(self._game_lookup)
                      else f"the integration of {self.gamename} ({inttype!r})")
-            raise StateNotFoundError(statename, f"not found in {where}")
+            close = difflib.get_close_matches(statename[: -len(STATE_SUFFIX)],
+                                              retro_data.list_states(self._game_lookup, inttype), n=3)
+            hint = f"; {did_you_mean(close)}" if close else ""
+            raise StateNotFoundError(statename, f"not found in {where}{hint}")
         state = read_state_file(path)
         if getattr(self, "em", None) is not None:
             self.em.check_state(state, source=path)
