@@ -31,8 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="emucore check",
         description="Replay recorded play through an integration exactly as training evaluates it (frame by frame) "
         "and report rewards that are always 0 or absurd, rewards that disagree with the shown score, done "
-        "rules that fire early, late or never, and variables that are unmapped or never change. Exit status: "
-        "0 when nothing is a problem, 1 when something is, 2 on bad arguments.",
+        "rules that fire early, late or never, and variables that are unmapped or never change.",
+        epilog="Exit status: 0 when nothing is a problem; 1 when something is (a finding); 2 on bad arguments "
+        "(a missing folder, movie or state, an unknown game, a malformed checkpoint, an unreadable movie).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     parser.add_argument("folder", metavar="FOLDER", help="an integration folder (or a game name)")
     parser.add_argument("--movie", action="extend", nargs="+", default=[], metavar="M",
@@ -41,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=".bk2 movies that each end at a game over (their last frame is the game over)")
     parser.add_argument("--checkpoint", action="extend", nargs="+", default=[], metavar="[INDEX:]FRAME=SHOWN",
                         help="the score the screen showed after a movie frame; INDEX counts the movies, then the "
-                        "episodes, from 0 (default 0)")
+                        "episodes, from 0 (INDEX defaults to 0)")
     parser.add_argument("--state", help="a state name or path for movies that carry no start state")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
@@ -80,11 +82,24 @@ def _run(args: argparse.Namespace) -> int:
                 raise UsageError(f"argument {option} {path}: no such file")
     if os.sep in args.folder and not os.path.isdir(args.folder):
         raise UsageError(f"argument FOLDER {args.folder}: no such folder")
+    _check_game_name(args.folder)
     checkpoints = parse_checkpoints(args.checkpoint)
     report = check_integration(args.folder, movies=args.movie, episodes=args.episode, checkpoints=checkpoints,
                                state=args.state)
     print(report.to_json() if args.json else report.text())
     return 0 if report.ok else 1
+
+
+def _check_game_name(folder: str) -> None:
+    """A FOLDER that is neither a folder nor a known game: a UsageError suggesting the close game names."""
+    from emucore import data
+    from emucore.data.lookup import close_game_names, did_you_mean
+    from emucore.integration import SHA_FILE
+
+    if os.path.isdir(folder) or data.get_file_path(folder, SHA_FILE, data.Integrations.ALL):
+        return
+    hint = did_you_mean(close_game_names(folder, data.list_games(data.Integrations.ALL)))
+    raise UsageError(f"{folder}: no such integration folder or game{'; ' + hint if hint else ''}")
 
 
 if __name__ == "__main__":

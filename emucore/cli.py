@@ -1,86 +1,200 @@
-"""The ``emucore`` command: headless tools around the host."""
+"""The ``emucore`` command: headless tools around the host.
+
+Exit status, the same for every subcommand: 0 on success; 1 when the command found problems (``verify``
+and ``check`` findings, a ``playback`` movie that does not match its integration); 2 on bad arguments,
+among them a missing ROM, folder, movie or core and an unknown game, state or core name, said in one
+``emucore...: ...`` line on stderr (never a traceback).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from emucore import __version__
 from emucore.corefinder import find_library, search_dirs
 from emucore.errors import EmucoreError
-from emucore.systems import library, systems
+from emucore.paths import descriptors_dir
+from emucore.systems import System, library, systems
+
+if TYPE_CHECKING:
+    from emucore.integration import Finding
+
+
+def _epilog(findings: str | None, bad: str) -> str:
+    """The exit status paragraph of a parser's help."""
+    ones = f"1 when {findings}; " if findings else ""
+    return f"Exit status: 0 on success; {ones}2 on bad arguments ({bad}), said in one line on stderr."
+
+
+# ---- cores ----
+
+
+def _core_row(system: System) -> dict[str, Any]:
+    """What ``emucore cores`` says of one system: the core found, or how to get the first candidate."""
+    for lib in system.cores:
+        copies = find_library(lib)
+        if copies:
+            found = copies[0]
+            return {"system": system.name, "title": system.title, "core": found.lib, "source": found.source,
+                    "path": str(found.path), "missing": None}
+    wanted = library(system.cores[0])
+    return {"system": system.name, "title": system.title, "core": None, "source": None, "path": None,
+            "missing": f"{wanted.lib}: {wanted.provider_text(system)}"}
 
 
 def cmd_cores(args: argparse.Namespace) -> int:
-    """Prints each system, the core that would run it and where it was found."""
-    missing = 0
-    rows = []
-    for system in systems().values():
-        chosen = None
-        for lib in system.cores:
-            copies = find_library(lib)
-            if copies:
-                chosen = copies[0]
-                break
-        if chosen:
-            rows.append((system.name, chosen.lib, f"{chosen.source}: {chosen.path}"))
-        else:
-            missing += 1
-            wanted = library(system.cores[0])
-            rows.append((system.name, "-", f"missing; {wanted.provider_text()}"))
-    width = max(len(r[0]) for r in rows)
-    lib_width = max(len(r[1]) for r in rows)
-    for name, lib, where in rows:
-        print(f"{name:<{width}}  {lib:<{lib_width}}  {where}")
+    """Prints each system, the core that would run it and where it was found; 2 when no system is described."""
+    table = systems()
+    if not table:
+        print(f"emucore: no system descriptors found in {descriptors_dir() / 'systems'}", file=sys.stderr)
+        return 2
+    rows = [_core_row(system) for system in table.values()]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max(len(row["system"]) for row in rows)
+    lib_width = max(len(row["core"] or "-") for row in rows)
+    for row in rows:
+        where = f"{row['source']}: {row['path']}" if row["core"] else f"missing; {row['missing']}"
+        print(f"{row['system']:<{width}}  {row['core'] or '-':<{lib_width}}  {where}")
     if args.verbose:
         print("\nsearched, in order:")
         for source, folder in search_dirs():
             print(f"  {source:<18} {folder}{'' if folder.is_dir() else '  (absent)'}")
-    print(f"\n{len(rows) - missing} of {len(rows)} systems have a core.")
+    found = sum(row["core"] is not None for row in rows)
+    print(f"\n{found} of {len(rows)} systems have a core.")
     return 0
+
+
+# ---- info ----
+
+
+def _rom_info(rom: str, core: str | None) -> dict[str, Any]:
+    from emucore.emulator import Emulator
+
+    with Emulator(rom, core=core) as emu:
+        info = emu.session.system_info
+        width, height = emu.get_resolution()
+        return {
+            "rom": str(emu.rom_path),
+            "system": emu.system.name,
+            "system_title": emu.system.title,
+            "core": {"lib": emu.core.lib, "name": info.library_name, "version": info.library_version,
+                     "source": emu.core.source, "path": str(emu.core.path)},
+            "screen": [width, height],
+            "rendered": list(emu.frame_size),
+            "pixel_format": str(emu.pixel_format),
+            "fps": emu.get_screen_rate(),
+            "audio_rate": emu.get_audio_rate(),
+            "state_bytes": len(emu.get_state()),
+            "memory": {name: view.size for name, view in emu.memory_regions().items()},
+            "blocks": [{"start": block.start, "size": len(block.data)} for block in emu.memory.blocks],
+        }
 
 
 def cmd_info(args: argparse.Namespace) -> int:
     """Loads a ROM and prints what the core reports."""
-    from emucore.emulator import Emulator
-
-    with Emulator(args.rom, core=args.core) as emu:
-        info = emu.session.system_info
-        print(f"ROM          {emu.rom_path}")
-        print(f"system       {emu.system.name} ({emu.system.title})")
-        print(f"core         {info.library_name} {info.library_version} [{emu.core.source}: {emu.core.path}]")
-        print(f"screen       {emu.get_resolution()[0]}x{emu.get_resolution()[1]} (rendered {emu.frame_size})")
-        print(f"pixel format {emu.pixel_format}")
-        print(f"timing       {emu.get_screen_rate():.6f} fps, {emu.get_audio_rate():g} Hz")
-        print(f"state        {len(emu.get_state())} bytes")
-        for name, view in emu.memory_regions().items():
-            print(f"memory       {name}: {view.size} bytes")
-        for block in emu.memory.blocks:
-            print(f"block        0x{block.start:X} ({len(block.data)} bytes)")
+    info = _rom_info(args.rom, args.core)
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    core = info["core"]
+    print(f"ROM          {info['rom']}")
+    print(f"system       {info['system']} ({info['system_title']})")
+    print(f"core         {core['name']} {core['version']} [{core['source']}: {core['path']}]")
+    print(f"screen       {info['screen'][0]}x{info['screen'][1]} (rendered {tuple(info['rendered'])})")
+    print(f"pixel format {info['pixel_format']}")
+    print(f"timing       {info['fps']:.6f} fps, {info['audio_rate']:g} Hz")
+    print(f"state        {info['state_bytes']} bytes")
+    for name, size in info["memory"].items():
+        print(f"memory       {name}: {size} bytes")
+    for block in info["blocks"]:
+        print(f"block        0x{block['start']:X} ({block['size']} bytes)")
     return 0
+
+
+# ---- verify ----
+
+
+def _verify_folders(targets: Sequence[str]) -> tuple[list[Path], list[str]]:
+    """The integration folder of each target (a folder, or a game name), and a message for each unknown one."""
+    from emucore import data
+    from emucore.data.lookup import close_game_names, did_you_mean
+    from emucore.integration import SHA_FILE
+
+    folders, unknown = [], []
+    for target in targets:
+        if Path(target).is_dir():
+            folders.append(Path(target))
+            continue
+        if data.is_game_folder_path(target):
+            unknown.append(f"{target}: no such folder")
+            continue
+        sha = data.get_file_path(target, SHA_FILE, data.Integrations.ALL)
+        if sha:
+            folders.append(Path(sha).parent)
+            continue
+        hint = did_you_mean(close_game_names(target, data.list_games(data.Integrations.ALL)))
+        unknown.append(f"{target}: no such folder or game{'; ' + hint if hint else ''}")
+    return folders, unknown
+
+
+def distinct_findings(linted: Sequence[Finding], tried: Sequence[Finding] = ()) -> list[Finding]:
+    """Lint's findings and the trial run's, each problem once.
+
+    * A trial finding repeats a lint error (and is dropped) when it is on the same file at the same
+      or an enclosing/enclosed key, when its message names a file lint found an error in, or when it
+      names no file (the game could not be made as a whole) while lint found errors, which say why.
+    * An error at a file and key makes the warnings at that same file and key redundant.
+    * Equal (level, file, key, message) findings are kept once, in their first place.
+    """
+    errors = [f for f in linted if f.level == "error"]
+    broken = {f.file for f in errors if f.file}
+
+    def repeats_lint(found: Finding) -> bool:
+        if errors and not found.file:
+            return True
+        if any(f"{name}:" in found.message for name in broken):
+            return True
+        return any(e.file == found.file and (e.key.startswith(found.key) or found.key.startswith(e.key))
+                   for e in errors)
+
+    kept = list(linted) + [f for f in tried if not repeats_lint(f)]
+    erred = {(f.file, f.key) for f in kept if f.level == "error" and f.key}
+    kept = [f for f in kept if f.level == "error" or (f.file, f.key) not in erred]
+    return list(dict.fromkeys(kept))
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Lints integration folders (or game names) and prints the findings; 1 if any is an error."""
-    from pathlib import Path
+    from emucore.integration import lint
 
-    from emucore import data
-    from emucore.integration import SHA_FILE, lint
-
-    errors = 0
-    for target in args.targets:
-        folder = Path(target)
-        if not folder.is_dir():
-            sha = data.get_file_path(target, SHA_FILE, data.Integrations.ALL)
-            if not sha:
-                print(f"{target}: no such folder or game", file=sys.stderr)
-                errors += 1
-                continue
-            folder = Path(sha).parent
-        findings = lint(folder, deep=args.deep)
+    folders, unknown = _verify_folders(args.targets)
+    for problem in unknown:
+        print(f"emucore: {problem}", file=sys.stderr)
+    if unknown:
+        return 2
+    report: list[tuple[Path, list[Finding]]] = []
+    for folder in folders:
+        tried: list[Finding] = []
         if not args.lint_only:
-            findings += _new_trial_findings(folder, findings)
-        errors += sum(f.level == "error" for f in findings)
+            from emucore.env.trial import trial_findings
+
+            tried = trial_findings(folder)
+        report.append((folder, distinct_findings(lint(folder, deep=args.deep), tried)))
+    errors = sum(f.level == "error" for _, findings in report for f in findings)
+    if args.json:
+        document = [{"folder": str(folder), "ok": not any(f.level == "error" for f in findings),
+                     "findings": [asdict(f) for f in findings]} for folder, findings in report]
+        print(json.dumps(document, indent=2))
+        return 1 if errors else 0
+    for folder, findings in report:
         if not findings:
             print(f"{folder}: ok")
         for finding in findings:
@@ -89,75 +203,78 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def _new_trial_findings(folder, findings: list) -> list:
-    """What a trial run finds that lint has not already said (a syntax error is both)."""
-    from emucore.env.trial import trial_findings
-
-    broken = {f.file for f in findings if f.message.startswith("Lua syntax error")}
-    said = {(f.file, f.key) for f in findings if f.level == "error"}
-
-    def new(found) -> bool:
-        if any(f"{name}:" in found.message for name in broken):
-            return False
-        return not any(file == found.file and key.startswith(found.key) for file, key in said)
-
-    return [f for f in trial_findings(folder) if new(f)]
+# ---- the command ----
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="emucore", description="Headless tools of Retro Integration Studio.")
+    formatter = argparse.ArgumentDefaultsHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="emucore", description="Headless tools of Retro Integration Studio (each has its own --help).",
+        epilog=_epilog("verify or check found problems, or a playback movie does not match its integration",
+                       "a missing ROM, folder, movie or core, an unknown game, state or core name"),
+        formatter_class=formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"emucore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    cores = commands.add_parser("cores", help="show the core found for each system")
-    cores.add_argument("-v", "--verbose", action="store_true", help="also list the folders searched")
+    cores = commands.add_parser(
+        "cores", help="show the core found for each system", formatter_class=formatter,
+        epilog=_epilog(None, "or no system descriptors found; a system without a core is listed, not a failure"))
+    cores.add_argument("-v", "--verbose", action="store_true", help="also list the folders searched (text only)")
+    cores.add_argument("--json", action="store_true",
+                       help="print one JSON list: per system its core, source and path, or what is missing")
     cores.set_defaults(func=cmd_cores)
-    info = commands.add_parser("info", help="load a ROM and print what its core reports")
+    info = commands.add_parser(
+        "info", help="load a ROM and print what its core reports", formatter_class=formatter,
+        epilog=_epilog(None, "a missing ROM or core, an unknown core name, a ROM the core refuses"))
     info.add_argument("rom")
-    info.add_argument("--core", help="a core name or a path to a .so")
+    info.add_argument("--core", help="a core name or a path to a .so; None: the first core found for the system")
+    info.add_argument("--json", action="store_true", help="print the same fields as one JSON object")
     info.set_defaults(func=cmd_info)
     commands.add_parser("import", help="find ROMs of known games in folders and zips and copy them in")
     commands.add_parser("playback", help="replay .bk2 movies: verify, render video, export info and returns")
     commands.add_parser("rollout", help="play episodes with an agent, here or on a Ray cluster; a JSON line each")
     commands.add_parser("check", help="replay movies through an integration as training would; report what looks wrong")
-    verify = commands.add_parser("verify", help="lint integration folders (or game names) and run each for a step")
+    verify = commands.add_parser(
+        "verify", help="lint integration folders (or game names) and run each for a step", formatter_class=formatter,
+        epilog=_epilog("a finding is an error", "a folder or game that does not exist: nothing is verified then"))
     verify.add_argument("targets", nargs="+", metavar="FOLDER")
     verify.add_argument("--deep", action="store_true", help="also decompress every state")
     verify.add_argument(
         "--lint-only", action="store_true", help="only read the files; do not run the game for a step"
     )
+    verify.add_argument("--json", action="store_true",
+                        help="print one JSON list: per folder its findings (level, file, key, message)")
     verify.set_defaults(func=cmd_verify)
     return parser
 
 
+def _own_parser(name: str) -> Callable[[list[str]], int]:
+    """The ``main`` of a subcommand that parses its own options (--help included)."""
+    if name == "import":
+        from emucore.importer import main
+    elif name == "playback":
+        from emucore.movie.playback_command import main
+    elif name == "check":
+        from emucore.check_command import main
+    else:
+        from emucore.rollout_command import main
+    return main
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``emucore``: runs a subcommand and returns its exit status (0, 1 for findings, 2 for bad arguments)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["import"]:  # these parse their own options, --help included
-        from emucore.importer import main as import_main
-
-        return import_main(argv[1:])
-    if argv[:1] == ["playback"]:
-        from emucore.movie.playback import main as playback_main
-
-        return playback_main(argv[1:])
-    if argv[:1] == ["check"]:
-        from emucore.check_command import main as check_main
-
-        return check_main(argv[1:])
-    if argv[:1] == ["rollout"]:
-        from emucore.rollout_command import main as rollout_main
-
-        return _reporting_errors(rollout_main, argv[1:])
+    if argv[:1] in (["import"], ["playback"], ["check"], ["rollout"]):
+        return _reporting_errors(_own_parser(argv[0]), argv[1:])
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except EmucoreError as exc:
-        print(f"emucore: {exc}", file=sys.stderr)
-        return 2
+    return _reporting_errors(args.func, args)
 
 
-def _reporting_errors(command, argv: list[str]) -> int:
+def _reporting_errors(command: Callable[[Any], int], arguments: Any) -> int:
+    """``command(arguments)``; an error it lets through is one ``emucore: ...`` line and exit status 2."""
     try:
-        return int(command(argv) or 0)
-    except (EmucoreError, FileNotFoundError, ValueError, ConnectionError, ImportError) as exc:
+        return int(command(arguments) or 0)
+    except (EmucoreError, OSError) as exc:
         print(f"emucore: {exc}", file=sys.stderr)
         return 2
 

@@ -26,51 +26,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal, TextIO
+
+from tqdm import tqdm
 
 from emucore.data import Integrations, get_known_hashes
 from emucore.data.installer import RomInstaller
 
 Progress = bool | Literal["force"]
-
-
-class _ProgressBar:
-    """A one-line ``[####----] 12/40 name`` bar, redrawn in place with ``\\r``."""
-
-    WIDTH = 28
-
-    def __init__(self, total: int, stream: TextIO, enabled: bool):
-        self.total = total
-        self.stream = stream
-        self.enabled = enabled and total > 0
-        self.shown = 0
-        self.last_draw = 0.0
-
-    def update(self, done: int, label: str) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if done < self.total and now - self.last_draw < 0.05:
-            return
-        self.last_draw = now
-        filled = self.WIDTH * done // self.total
-        text = f"[{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{self.total} {label}"
-        columns = shutil.get_terminal_size((80, 24)).columns - 1
-        text = text[:columns]
-        self.stream.write("\r" + text + " " * max(0, self.shown - len(text)))
-        self.stream.flush()
-        self.shown = len(text)
-
-    def clear(self) -> None:
-        if self.enabled and self.shown:
-            self.stream.write("\r" + " " * self.shown + "\r")
-            self.stream.flush()
-            self.shown = 0
 
 
 def _collect(paths: Iterable[str | os.PathLike[str]], warn) -> list[Path]:
@@ -88,15 +54,11 @@ def _collect(paths: Iterable[str | os.PathLike[str]], warn) -> list[Path]:
     return files
 
 
-def _show_progress(progress: Progress, err: TextIO) -> bool:
+def _bar_disabled(progress: Progress) -> bool | None:
+    """tqdm's ``disable``: ``None`` (off when the stream is not a terminal) for ``True``."""
     if progress == "force":
-        return True
-    if not progress:
         return False
-    try:
-        return err.isatty()
-    except (AttributeError, ValueError):
-        return False
+    return None if progress else True
 
 
 def import_paths(
@@ -113,7 +75,7 @@ def import_paths(
         paths: Files and folders to scan (folders recursively); one path is accepted too.
         inttype: The sets whose ``rom.sha`` files are matched against (default ``ALL``, custom
             folders included). Games are written into the folder that holds their ``rom.sha``.
-        progress: ``True`` draws a progress bar on ``err`` when it is a terminal, ``"force"``
+        progress: ``True`` draws a progress bar (tqdm) on ``err`` when it is a terminal, ``"force"``
             always draws it, ``False`` never.
         out: Where ``Importing <game>`` and ``Imported <n> games`` go (default ``sys.stdout``).
         err: Where warnings and the progress bar go (default ``sys.stderr``).
@@ -128,13 +90,13 @@ def import_paths(
         paths = [paths]
     importer = RomInstaller(get_known_hashes(inttype), out, err)
     files = _collect(paths, importer.warn)
-    bar = _ProgressBar(len(files), err, _show_progress(progress, err))
-    importer.before_output = bar.clear
-    for done, file in enumerate(files, 1):
-        bar.update(done - 1, file.name)
-        importer.scan_file(file)
-        bar.update(done, file.name)
-    bar.clear()
+    with tqdm(total=len(files), unit="file", file=err, disable=_bar_disabled(progress), dynamic_ncols=True) as bar:
+        importer.before_output = bar.clear
+        for file in files:
+            bar.set_postfix_str(file.name, refresh=False)
+            importer.scan_file(file)
+            bar.update(1)
+    importer.before_output = None
     if importer.oversized:
         importer.warn(f"skipped {importer.oversized} files or zip entries over the size limit")
     importer.say(f"Imported {len(importer.imported)} games")
@@ -146,8 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="emucore import",
         description="Find ROMs of known games in files, folders and zip archives and install them "
         "into their integration folders (rom.<ext>).",
+        epilog="Exit status: 0 when the paths were scanned (whether or not a ROM was found); 2 on bad arguments "
+        "(a PATH or --custom folder that does not exist: nothing is imported then), said on stderr.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders to scan")
     parser.add_argument(
         "--custom",
         action="append",
@@ -155,21 +120,28 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="also match the games of this custom integration folder (repeatable)",
     )
+    parser.set_defaults(progress=True)  # before the flags: their own default is hidden from --help
     bar = parser.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_const", const="force", dest="progress", help="always show progress")
-    bar.add_argument("--no-progress", action="store_const", const=False, dest="progress", help="never show progress")
-    parser.set_defaults(progress=True)
+    bar.add_argument("--progress", action="store_const", const="force", dest="progress", default=argparse.SUPPRESS,
+                     help="always show a progress bar (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", action="store_const", const=False, dest="progress",
+                     default=argparse.SUPPRESS, help="never show a progress bar")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``emucore import PATH...``. Returns 0, or 1 when a PATH does not exist."""
+    """``emucore import PATH...``: 0 once scanned, 2 when a PATH or ``--custom`` folder does not exist."""
     args = build_parser().parse_args(argv)
+    missing = [f"{path}: no such file or folder" for path in args.paths if not os.path.exists(path)]
+    missing += [f"--custom {folder}: no such folder" for folder in args.custom if not os.path.isdir(folder)]
+    for problem in missing:
+        print(f"emucore import: {problem}", file=sys.stderr)
+    if missing:
+        return 2
     for folder in args.custom:
         Integrations.add_custom_path(folder)
-    missing = [p for p in args.paths if not os.path.exists(p)]
     import_paths(args.paths, progress=args.progress)
-    return 1 if missing else 0
+    return 0
 
 
 if __name__ == "__main__":

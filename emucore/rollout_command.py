@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from emucore.enums import State
+from emucore.errors import EmucoreError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,12 +17,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play episodes of GAME with an agent and print one JSON line per episode, in episode order: "
         '{"episode", "return", "length", "done", "node"}. With the same --seed the episodes are the same '
         "with and without --ray.",
+        epilog="Exit status: 0 when every episode was played; 2 on bad arguments (an unknown game, state, scenario "
+        "or agent, a missing agent file, no Ray cluster at ADDRESS), said in one line on stderr.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     parser.add_argument("game", metavar="GAME", help="a game name, or the path of a game folder")
-    parser.add_argument("--state", help="a state name or path (default: the game's default state)")
-    parser.add_argument("--scenario", help="a scenario name or .json path (default: scenario.json)")
+    parser.add_argument("--state", help="a state name or path; None: the game's default state")
+    parser.add_argument("--scenario", help="a scenario name or .json path; None: scenario.json")
     parser.add_argument("--agent", default="random", help="random, brute or the path of a Stable-Baselines3 .zip")
-    parser.add_argument("--episodes", type=_count(0), default=1, metavar="N")
+    parser.add_argument("--episodes", type=_count(0), default=1, metavar="N", help="how many episodes to play")
     parser.add_argument("--seed", type=int, default=0, metavar="K", help="the run's seed; episode i is seeded (K, i)")
     parser.add_argument("--max-steps", type=_count(1), default=4500, metavar="M", help="cut an episode after M steps")
     parser.add_argument("--brute-round", type=_count(1), default=8, metavar="R",
@@ -43,6 +47,16 @@ def _count(least: int):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``emucore rollout``: 0 when every episode was played, 2 on bad arguments (one line on stderr)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except (EmucoreError, FileNotFoundError, ValueError, ConnectionError, ImportError) as exc:
+        print(f"emucore rollout: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from emucore import data as retro_data
@@ -50,12 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from emucore.rollout.local import run_local
     from emucore.rollout.plan import Rollout
 
-    args = build_parser().parse_args(argv)
-    try:
-        agent = cli_agent(args.agent, args.seed, args.brute_round)
-    except (ValueError, FileNotFoundError) as exc:
-        print(f"emucore rollout: {exc}", file=sys.stderr)
-        return 2
+    agent = cli_agent(args.agent, args.seed, args.brute_round)
     make_kwargs = {"inttype": retro_data.Integrations.ALL}
     if args.scenario:
         make_kwargs["scenario"] = args.scenario

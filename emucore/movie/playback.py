@@ -34,14 +34,17 @@ emulator as loaded instead. ``--game`` names the integration when the movie does
 
 With several movies, ``--video``/``--info`` name folders (one ``<movie>.mp4``/``.jsonl`` each)
 and the CSV gathers every movie's episodes. Each movie's totals (frames, steps, total reward,
-final info) go to stdout, the progress bar (default: when stderr is a terminal) and errors to
-stderr. Exit status: 0, or 2 when a movie could not be played (the others still are).
+final info) go to stdout, the progress bar (tqdm; default: when stderr is a terminal) and errors
+to stderr. The command is :mod:`emucore.movie.playback_command`; its exit status: 0 when every movie
+played, 1 when one does not match its integration (recorded on another system or ROM), 2 when one
+could not be played (a missing or unreadable movie, an unknown game or state, a ROM not imported;
+the others still are), 130 on Ctrl-C.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
+import importlib
 import json
 import os
 import sys
@@ -53,6 +56,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
+from tqdm import tqdm
 
 from emucore.errors import EmucoreError, FileProblem, StateError
 from emucore.fileio import read_regular
@@ -105,6 +109,10 @@ class ReplaySummary:
 # Opening a movie against its game
 
 
+class MovieMismatchError(MovieError):
+    """A movie recorded on another system or ROM than its integration's (``emucore playback`` exits 1)."""
+
+
 def _is_integration(game: str, inttype: Any) -> bool:
     from emucore import data
 
@@ -142,7 +150,8 @@ def check_movie(movie: Movie, game: str, inttype: Any) -> str:
     """Checks the movie against the integration; returns the integration's ROM path.
 
     Raises:
-        MovieError: the ROM is missing, the platform differs, or the header's SHA-1 is not the ROM's.
+        MovieError: the ROM is missing.
+        MovieMismatchError: the platform differs, or the header's SHA-1 is not the ROM's.
     """
     from emucore import data
     from emucore.integration import rom_sha1
@@ -159,14 +168,16 @@ def check_movie(movie: Movie, game: str, inttype: Any) -> str:
         if recorded is None:
             raise MovieError(movie.path, f"its platform {platform!r} is not one emucore knows")
         if recorded != system:
-            raise MovieError(movie.path, f"was recorded on {recorded} ({platform}), but {game} is a {system} game")
+            raise MovieMismatchError(movie.path,
+                                     f"was recorded on {recorded} ({platform}), but {game} is a {system} game")
     sha1 = movie.data.sha1 if movie.data is not None else None
     if sha1:
         sha_file = data.get_file_path(game, SHA_FILE, inttype)
         listed = set(read_rom_sha(sha_file)) if sha_file else set()
         if sha1 not in listed and sha1 != rom_sha1(rom):
             expected = ", ".join(sorted(listed)) or rom_sha1(rom)
-            raise MovieError(movie.path, f"was recorded with the ROM SHA-1 {sha1}, but {game}'s ROM is {expected}")
+            raise MovieMismatchError(movie.path,
+                                     f"was recorded with the ROM SHA-1 {sha1}, but {game}'s ROM is {expected}")
     return rom
 
 
@@ -504,37 +515,6 @@ class MonitorCSV:
         self.stream.flush()
 
 
-class Progress:
-    """A one-line progress bar on a stream (stderr), redrawn at most 10 times a second."""
-
-    def __init__(self, total: int, label: str, stream: IO[str] | None = None, enabled: bool = True):
-        self.total = max(total, 1)
-        self.label = label
-        self.stream = stream or sys.stderr
-        self.enabled = enabled
-        self._start = time.perf_counter()
-        self._last = 0.0
-
-    def update(self, done: int, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if not force and now - self._last < 0.1:
-            return
-        self._last = now
-        width = 30
-        filled = min(width, done * width // self.total)
-        rate = done / (now - self._start) if now > self._start else 0.0
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {rate:.0f} fps")
-        self.stream.flush()
-
-    def finish(self, done: int) -> None:
-        if self.enabled:
-            self.update(done, force=True)
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def _json_default(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
@@ -554,7 +534,7 @@ def replay(
     audio: bool = True,
     info: str | os.PathLike[str] | None = None,
     monitor: MonitorCSV | None = None,
-    progress: bool = False,
+    progress: bool | None = False,
     inttype: Any = None,
     crf: int = 17,
     preset: str = "veryfast",
@@ -570,7 +550,7 @@ def replay(
         audio: Include the core's audio in the video.
         info: Write one JSON object per step here (JSON Lines).
         monitor: Add this movie's episodes to a Monitor-style CSV.
-        progress: Draw a progress bar on stderr.
+        progress: Draw a progress bar (tqdm) on stderr; None: when stderr is a terminal.
         crf, preset: libx264 settings for ``video``.
 
     Returns:
@@ -599,7 +579,8 @@ def replay(
             steps=0,
             total_reward=0.0 if players == 1 else [0.0] * players,
         )
-        bar = Progress(player.total_steps, player.path.name, enabled=progress)
+        bar = tqdm(total=player.total_steps, desc=player.path.name, unit="step", file=sys.stderr,
+                   disable=None if progress is None else not progress, dynamic_ncols=True)
         try:
             if video is not None:
                 height, width = player.observation.shape[:2]
@@ -637,14 +618,14 @@ def replay(
                     score = [0.0] * players
                     length = 0
                 was_done = done
-                bar.update(step.index)
+                bar.update(step.index - bar.n)
             if monitor is not None and length:
                 monitor.row(score, length)
             summary.steps = player.steps
             summary.total_reward = total[0] if players == 1 else total
             summary.final_info = dict(last_info) if observe else env.data.lookup_all()
         finally:
-            bar.finish(player.steps)
+            bar.close()
             if writer is not None:
                 summary.video_frames = writer.frames
                 summary.video_seconds = writer.frames / float(writer.fps)
@@ -656,124 +637,13 @@ def replay(
 
 
 # ---------------------------------------------------------------------------------------------
-# The command
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="emucore playback",
-        description="Replay .bk2/.fm2 movies through their game's env (headless); optionally export "
-        "video, per-step info and a monitor CSV.",
-    )
-    parser.add_argument("movies", nargs="+", metavar="MOVIE")
-    parser.add_argument("--video", "-o", metavar="OUT.mp4",
-                        help="write an H.264 video (with several movies: a folder, one <movie>.mp4 each)")
-    parser.add_argument("--no-audio", "-A", action="store_true", help="no audio track in the video")
-    parser.add_argument("--info", "-i", metavar="OUT.jsonl",
-                        help="write one JSON object per step (with several movies: a folder)")
-    parser.add_argument("--csv", "-c", metavar="OUT.csv", help="write a Monitor-style CSV of episode returns")
-    parser.add_argument("--state", "-s", metavar="NAME_OR_PATH",
-                        help="start from this state (a state of the game, or a .state file) instead of Core.bin")
-    parser.add_argument("--power-on", action="store_true",
-                        help="play a movie without a usable start state from power-on")
-    parser.add_argument("--game", "-g", help="play this integration instead of the movie's GameName")
-    parser.add_argument("--ending", "-e", type=int, metavar="N",
-                        help="N<0: only the last |N| steps go to the video; N>=0: N more steps with no input")
-    parser.add_argument("--crf", type=int, default=17, help="libx264 quality (default 17; 0 = lossless)")
-    parser.add_argument("--preset", default="veryfast", choices=X264_PRESETS, metavar="PRESET",
-                        help="libx264 preset (default veryfast; slow is stable-retro's)")
-    bar = parser.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="draw a progress bar on stderr (default: when stderr is a terminal)")
-    bar.add_argument("--no-progress", dest="progress", action="store_false")
-    return parser
-
-
-def _output_for(option: str | None, movie: str, count: int, suffix: str) -> Path | None:
-    if option is None:
-        return None
-    target = Path(option)
-    if count == 1 and not option.endswith(os.sep) and not target.is_dir():
-        return target
-    return target / (Path(movie).stem + suffix)
-
-
-def _format_reward(value: float | list[float]) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(f"{v:g}" for v in value) + "]"
-    return f"{value:g}"
+# The command: emucore.movie.playback_command (which imports this module, hence loaded by name here)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``emucore playback``: returns 0 when every movie played, 2 when one could not, 130 on Ctrl-C."""
-    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    if len(args.movies) > 1:
-        for option, name in ((args.video, "--video"), (args.info, "--info")):
-            if option is not None and Path(option).exists() and not Path(option).is_dir():
-                print(f"emucore playback: with several movies, {name} must be a folder", file=sys.stderr)
-                return 2
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
-    monitor_file: IO[str] | None = None
-    monitor: MonitorCSV | None = None
-    failures = 0
-    played: list[ReplaySummary] = []
-    try:
-        for movie in args.movies:
-            try:
-                if args.csv and monitor is None:
-                    first = Movie(movie)
-                    Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
-                    monitor_file = open(args.csv, "w", newline="", encoding="utf-8")  # noqa: SIM115
-                    monitor = MonitorCSV(monitor_file, args.game or first.get_game(), first.players)
-                summary = replay(
-                    movie,
-                    state=args.state,
-                    power_on=args.power_on,
-                    game=args.game,
-                    ending=args.ending,
-                    video=_output_for(args.video, movie, len(args.movies), ".mp4"),
-                    audio=not args.no_audio,
-                    info=_output_for(args.info, movie, len(args.movies), ".jsonl"),
-                    monitor=monitor,
-                    progress=progress,
-                    crf=args.crf,
-                    preset=args.preset,
-                )
-            except EmucoreError as exc:
-                failures += 1
-                print(f"emucore playback: {exc}", file=sys.stderr)
-                continue
-            except OSError as exc:
-                failures += 1
-                print(f"emucore playback: {movie}: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
-                continue
-            played.append(summary)
-            _print_summary(summary)
-    except KeyboardInterrupt:
-        print("\nemucore playback: interrupted", file=sys.stderr)
-        return 130
-    finally:
-        if monitor_file is not None:
-            monitor_file.close()
-    if len(played) > 1:
-        steps = sum(s.steps for s in played)
-        frames = sum(s.frames for s in played)
-        print(f"total: {len(played)} movies, {frames} frames ({steps} steps)")
-    return 2 if failures else 0
-
-
-def _print_summary(summary: ReplaySummary) -> None:
-    episodes = len(summary.episodes)
-    print(
-        f"{summary.movie}: {summary.game}, {summary.players}P, {summary.frames} frames ({summary.steps} steps), "
-        f"total reward {_format_reward(summary.total_reward)}, {episodes} episode end{'s' if episodes != 1 else ''}, "
-        f"{summary.fps:.0f} steps/s"
-    )
-    print(f"  final info: {json.dumps(summary.final_info, default=_json_default, sort_keys=True)}")
-    if summary.video is not None:
-        print(f"  video: {summary.video} ({summary.video_frames} frames, {summary.video_seconds:.2f} s)")
-    if summary.info_file is not None:
-        print(f"  info: {summary.info_file}")
+    """``emucore playback``: see :func:`emucore.movie.playback_command.main`."""
+    command = importlib.import_module("emucore.movie.playback_command")
+    return int(command.main(argv))
 
 
 if __name__ == "__main__":
