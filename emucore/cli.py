@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -273,7 +274,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _reporting_errors(command: Callable[[Any], int], arguments: Any) -> int:
     """``command(arguments)``; an error it lets through is one ``emucore: ...`` line and exit status 2."""
     try:
-        return int(command(arguments) or 0)
+        status = int(command(arguments) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+        return status
+    except BrokenPipeError:  # the reader went away (`emucore cores | head -1`): what was asked for was written
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the interpreter's final flush does not fail again
+        return 0
     except (EmucoreError, OSError) as exc:
         print(f"emucore: {exc}", file=sys.stderr)
         return 2

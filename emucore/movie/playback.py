@@ -44,7 +44,6 @@ the others still are), 130 on Ctrl-C.
 from __future__ import annotations
 
 import csv
-import importlib
 import json
 import os
 import sys
@@ -634,17 +633,3 @@ def replay(
                 info_file.close()
     summary.elapsed = time.perf_counter() - start
     return summary
-
-
-# ---------------------------------------------------------------------------------------------
-# The command: emucore.movie.playback_command (which imports this module, hence loaded by name here)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``emucore playback``: see :func:`emucore.movie.playback_command.main`."""
-    command = importlib.import_module("emucore.movie.playback_command")
-    return int(command.main(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

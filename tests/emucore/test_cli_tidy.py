@@ -303,3 +303,12 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out == f"emucore {__version__}\n"
+
+
+def test_a_reader_that_goes_away_is_not_an_error():
+    """``emucore cores | head -1``: the pipe closes early; no traceback, no "Broken pipe" message, exit 0."""
+    script = Path(sys.executable).with_name("emucore")
+    process = subprocess.Popen([script, "cores", "-v"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    _, errors = process.communicate(timeout=120)
+    assert (process.returncode, errors) == (0, b"")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from emucore.movie import Movie, MovieError, MoviePlayer, bk2
-from emucore.movie.playback import main
+from emucore.movie.playback_command import main
 from tests.movie import entries, record_with_env, write_zip
 
 GEN_LOG = (

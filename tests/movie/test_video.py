@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from emucore.movie import replay
-from emucore.movie.playback import VideoWriter, main
+from emucore.movie.playback import VideoWriter
+from emucore.movie.playback_command import main
 from tests.movie import record_with_env
 
 av = pytest.importorskip("av")
