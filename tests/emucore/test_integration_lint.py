@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from emucore.integration import Finding, Integration, lint
 from emucore.paths import integrations_dir
 
@@ -79,10 +81,14 @@ def test_data_json_missing_or_broken(tmp_path: Path) -> None:
     findings = lint(folder)
     assert found(findings, "warning", "data.json", "data.json missing")
     assert found(findings, "error", "scenario.json", "invalid variable lives", "done.variables.lives")
-    (folder / "data.json").write_text('{"info": {"lives": {"address": 19, "type": "|u1",}}}')
+    trailing_comma = '{"info": {"lives": {"address": 19, "type": "|u1",}}}'
+    (folder / "data.json").write_text(trailing_comma)
+    with pytest.raises(json.JSONDecodeError) as decoding:  # the column is Python's: 50 on 3.11, 49 on 3.13
+        json.loads(trailing_comma)
     findings = lint(folder)
     assert found(
-        findings, "error", "data.json", "fail decode: line 1 column 50, key info.lives.type", "info.lives.type"
+        findings, "error", "data.json", f"fail decode: line 1 column {decoding.value.colno}, key info.lives.type",
+        "info.lives.type",
     )
     (folder / "data.json").write_text('{"variables": {}}')
     assert found(lint(folder), "error", "data.json", "missing info")

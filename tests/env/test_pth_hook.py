@@ -52,7 +52,11 @@ def start(site_dir: Path, cwd: Path) -> tuple[set[str], set[str], list[str], str
 
 
 def site_dir(path: Path, *files: str) -> Path:
+    """A site folder with ``files`` of the repository and a ``.pth`` of another package, which holds a comment
+    only: reading any ``.pth`` has its own cost (Python 3.13 imports ``encodings.utf_8_sig`` for it), which
+    the baseline must pay too."""
     path.mkdir()
+    (path / "another-package.pth").write_text("# a .pth of another package\n")
     for name in files:
         shutil.copy(REPO / name, path / name)
     return path
