@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Sequence
 
+from emucore.cli_format import DefaultsHelpFormatter
 from emucore.errors import EmucoreError
 
 _CHECKPOINT = re.compile(r"^(?:(\d+):)?(\d+)=(-?\d[\d,_]*)$")
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         "rules that fire early, late or never, and variables that are unmapped or never change.",
         epilog="Exit status: 0 when nothing is a problem; 1 when something is (a finding); 2 on bad arguments "
         "(a missing folder, movie or state, an unknown game, a malformed checkpoint, an unreadable movie).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     parser.add_argument("folder", metavar="FOLDER", help="an integration folder (or a game name)")
     parser.add_argument("--movie", action="extend", nargs="+", default=[], metavar="M",

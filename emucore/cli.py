@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emucore import __version__
+from emucore.cli_format import DefaultsHelpFormatter
 from emucore.corefinder import find_library, search_dirs
 from emucore.errors import EmucoreError
 from emucore.paths import descriptors_dir
@@ -208,7 +209,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    formatter = argparse.ArgumentDefaultsHelpFormatter
+    formatter = DefaultsHelpFormatter
     parser = argparse.ArgumentParser(
         prog="emucore", description="Headless tools of Retro Integration Studio (each has its own --help).",
         epilog=_epilog("verify or check found problems, or a playback movie does not match its integration",
@@ -228,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
         "info", help="load a ROM and print what its core reports", formatter_class=formatter,
         epilog=_epilog(None, "a missing ROM or core, an unknown core name, a ROM the core refuses"))
     info.add_argument("rom")
-    info.add_argument("--core", help="a core name or a path to a .so; None: the first core found for the system")
+    info.add_argument("--core", help="a core name or a path to a .so (default: the first core found for the system)")
     info.add_argument("--json", action="store_true", help="print the same fields as one JSON object")
     info.set_defaults(func=cmd_info)
     commands.add_parser("import", help="find ROMs of known games in folders and zips and copy them in")
@@ -238,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser(
         "verify", help="lint integration folders (or game names) and run each for a step", formatter_class=formatter,
         epilog=_epilog("a finding is an error", "a folder or game that does not exist: nothing is verified then"))
-    verify.add_argument("targets", nargs="+", metavar="FOLDER")
+    verify.add_argument("targets", nargs="+", metavar="FOLDER", help="an integration folder or a game name")
     verify.add_argument("--deep", action="store_true", help="also decompress every state")
     verify.add_argument(
         "--lint-only", action="store_true", help="only read the files; do not run the game for a step"

@@ -33,6 +33,7 @@ from typing import Literal, TextIO
 
 from tqdm import tqdm
 
+from emucore.cli_format import DefaultsHelpFormatter
 from emucore.data import Integrations, get_known_hashes
 from emucore.data.installer import RomInstaller
 
@@ -110,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         "into their integration folders (rom.<ext>).",
         epilog="Exit status: 0 when the paths were scanned (whether or not a ROM was found); 2 on bad arguments "
         "(a PATH or --custom folder that does not exist: nothing is imported then), said on stderr.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders to scan")
     parser.add_argument(

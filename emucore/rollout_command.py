@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from emucore.cli_format import DefaultsHelpFormatter
 from emucore.enums import State
 from emucore.errors import EmucoreError
 
@@ -19,11 +20,11 @@ def build_parser() -> argparse.ArgumentParser:
         "with and without --ray.",
         epilog="Exit status: 0 when every episode was played; 2 on bad arguments (an unknown game, state, scenario "
         "or agent, a missing agent file, no Ray cluster at ADDRESS), said in one line on stderr.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     parser.add_argument("game", metavar="GAME", help="a game name, or the path of a game folder")
-    parser.add_argument("--state", help="a state name or path; None: the game's default state")
-    parser.add_argument("--scenario", help="a scenario name or .json path; None: scenario.json")
+    parser.add_argument("--state", help="a state name or path (default: the game's default state)")
+    parser.add_argument("--scenario", help="a scenario name or .json path (default: scenario.json)")
     parser.add_argument("--agent", default="random", help="random, brute or the path of a Stable-Baselines3 .zip")
     parser.add_argument("--episodes", type=_count(0), default=1, metavar="N", help="how many episodes to play")
     parser.add_argument("--seed", type=int, default=0, metavar="K", help="the run's seed; episode i is seeded (K, i)")

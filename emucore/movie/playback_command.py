@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
+from emucore.cli_format import DefaultsHelpFormatter
 from emucore.errors import EmucoreError
 from emucore.movie.movie import Movie
 from emucore.movie.playback import (
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Replay .bk2/.fm2 movies through their game's env (headless); optionally export "
         "video, per-step info and a monitor CSV.",
         epilog=EXIT_STATUS,
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     parser.add_argument("movies", nargs="+", metavar="MOVIE")
     parser.add_argument("--video", "-o", metavar="OUT.mp4",

@@ -253,19 +253,21 @@ def test_verify_json(capsys, broken):
 
 
 @pytest.mark.parametrize(("command", "default"), [
-    ("cores", "--json print one JSON list"),
-    ("info", "(default: None)"),
-    ("verify", "(default: False)"),
+    ("cores", None),  # no option with a default
+    ("info", "(default: the first core found for the system)"),
+    ("verify", None),
     ("import", "(default: ['.'])"),
     ("playback", "(default: veryfast)"),
-    ("check", "(default: [])"),
+    ("check", None),
     ("rollout", "(default: 4500)"),
 ])
 def test_help_shows_defaults_and_exit_status(capsys, command, default):
     with pytest.raises(SystemExit) as done:
         main([command, "--help"])
     out = words(capsys.readouterr().out)
-    assert done.value.code == 0 and default in out and "(default: " in out and "Exit status: 0" in out
+    assert done.value.code == 0 and "Exit status: 0" in out
+    assert default is None or default in out
+    assert not any(empty in out for empty in ("(default: None)", "(default: False)", "(default: [])"))
 
 
 # ---- 7. verify reports each problem once ----
