@@ -126,6 +126,7 @@ def resolve_game(movie: Movie, game: str | None, inttype: Any) -> str:
         MovieError: none of them is an integration.
     """
     from emucore import data
+    from emucore.data.lookup import close_game_names, did_you_mean
 
     named = game or movie.get_game()
     if _is_integration(named, inttype):
@@ -140,6 +141,8 @@ def resolve_game(movie: Movie, game: str | None, inttype: Any) -> str:
         problem = "names no game (GameName is missing or '?'); pass --game NAME"
     else:
         problem = f"is for the game {named!r}, which is not an integration (searched {where})"
+        close = did_you_mean(close_game_names(named, [found.name for found in data.find_games(inttype)]))
+        problem += f"; {close}" if close else ""
     if sha1 and not game:
         problem += f"; no integration lists its ROM SHA-1 {sha1}"
     raise MovieError(movie.path, problem)

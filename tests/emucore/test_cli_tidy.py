@@ -131,6 +131,11 @@ def test_playback_mismatch_exits_1_and_an_unplayable_movie_2(capsys, movie, tmp_
     assert code == 2 and len(err.strip().splitlines()) == 2
 
 
+def test_playback_of_a_game_name_with_a_typo_suggests_the_game(capsys, movie):
+    code, out, err = run(capsys, "playback", movie, "--game", "StudioDemo-Genesys")
+    assert code == 2 and out == "" and "did you mean StudioDemo-Genesis" in one_line(err)
+
+
 def test_the_console_script_exit_status(tmp_path):
     def emucore_(*args: object, **env: str) -> subprocess.CompletedProcess:
         return subprocess.run([str(EMUCORE), *map(str, args)], capture_output=True, text=True, timeout=120,
