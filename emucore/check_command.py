@@ -94,13 +94,12 @@ def _run(args: argparse.Namespace) -> int:
 def _check_game_name(folder: str) -> None:
     """A FOLDER that is neither a folder nor a known game: a UsageError suggesting the close game names."""
     from emucore import data
-    from emucore.data.lookup import close_game_names, did_you_mean
+    from emucore.data.lookup import unknown_game_hint
     from emucore.integration import SHA_FILE
 
     if os.path.isdir(folder) or data.get_file_path(folder, SHA_FILE, data.Integrations.ALL):
         return
-    hint = did_you_mean(close_game_names(folder, data.list_games(data.Integrations.ALL)))
-    raise UsageError(f"{folder}: no such integration folder or game{'; ' + hint if hint else ''}")
+    raise UsageError(f"{folder}: no such integration folder or game{unknown_game_hint(folder, data.Integrations.ALL)}")
 
 
 if __name__ == "__main__":

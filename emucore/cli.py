@@ -127,7 +127,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 def _verify_folders(targets: Sequence[str]) -> tuple[list[Path], list[str]]:
     """The integration folder of each target (a folder, or a game name), and a message for each unknown one."""
     from emucore import data
-    from emucore.data.lookup import close_game_names, did_you_mean
+    from emucore.data.lookup import unknown_game_hint
     from emucore.integration import SHA_FILE
 
     folders, unknown = [], []
@@ -142,8 +142,7 @@ def _verify_folders(targets: Sequence[str]) -> tuple[list[Path], list[str]]:
         if sha:
             folders.append(Path(sha).parent)
             continue
-        hint = did_you_mean(close_game_names(target, data.list_games(data.Integrations.ALL)))
-        unknown.append(f"{target}: no such folder or game{'; ' + hint if hint else ''}")
+        unknown.append(f"{target}: no such folder or game{unknown_game_hint(target, data.Integrations.ALL)}")
     return folders, unknown
 
 

@@ -9,6 +9,14 @@ DISTRIBUTION = "retro-integration-studio"
 """The name pip installs emucore and the studio by."""
 
 
+def did_you_mean(close: list[str]) -> str:
+    """``"did you mean A, B or C?"`` for the names close to an unknown one, ``""`` for none."""
+    if not close:
+        return ""
+    names = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    return f"did you mean {names}?"
+
+
 class EmucoreError(Exception):
     """Base class of emucore's errors."""
 

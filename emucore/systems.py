@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from emucore.errors import UnknownSystemError
+from emucore.errors import UnknownSystemError, did_you_mean
 from emucore.paths import descriptors_dir
 
 
@@ -111,8 +111,8 @@ def unknown_core_text(name: str, system: System | None = None) -> str:
         text += f" ({system.name}'s cores: {', '.join(system.cores)})"
     else:
         text += f" (known: {', '.join(known_cores())})"
-    close = close_core_names(name, system)
-    return f"{text}; did you mean {' or '.join(close)}?" if close else text
+    hint = did_you_mean(close_core_names(name, system))
+    return f"{text}; {hint}" if hint else text
 
 
 def _load_json(path: Path) -> Any:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from emucore.data.integrations import Integrations, is_registered_custom, resolve
 from emucore.data.systeminfo import EMU_EXTENSIONS, system_from_game_name
-from emucore.errors import GameNotFoundError
+from emucore.errors import GameNotFoundError, did_you_mean
 from emucore.integration.common import IntegrationError
 from emucore.integration.listing import METADATA_FILE, SHA_FILE, rom_file_names
 from emucore.integration.metadatafile import is_file_name, read_metadata
@@ -71,15 +71,7 @@ def get_romfile_path(game: str, inttype: Integrations | int = Integrations.DEFAU
             candidate = os.path.join(game_dir, name)
             if os.path.exists(candidate):
                 return candidate
-    raise GameNotFoundError(f"No romfiles found for game: {game}{_unknown_game_hint(game, inttype)}")
-
-
-def did_you_mean(close: list[str]) -> str:
-    """``"did you mean A, B or C?"`` for close names, ``""`` for none."""
-    if not close:
-        return ""
-    names = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
-    return f"did you mean {names}?"
+    raise GameNotFoundError(f"No romfiles found for game: {game}{unknown_game_hint(game, inttype)}")
 
 
 def close_game_names(game: str, games: list[str], n: int = 3) -> list[str]:
@@ -98,7 +90,7 @@ def close_game_names(game: str, games: list[str], n: int = 3) -> list[str]:
     return [candidates[name] for name in ranked if candidates[name] != game]
 
 
-def _unknown_game_hint(game: str, inttype: Integrations | int) -> str:
+def unknown_game_hint(game: str, inttype: Integrations | int) -> str:
     """``"; did you mean ...?"`` when no set knows ``game`` by name and some known names are close."""
     if is_game_folder_path(game) or _public_lookups().get_file_path(game, SHA_FILE, inttype):
         return ""

@@ -6,10 +6,10 @@ import os
 from typing import Any
 
 from emucore import data as retro_data
-from emucore.data.lookup import close_game_names, did_you_mean
+from emucore.data.lookup import close_game_names
 from emucore.enums import State
 from emucore.env.retro_env import RetroEnv
-from emucore.errors import GameNotFoundError
+from emucore.errors import GameNotFoundError, did_you_mean
 from emucore.integration import SHA_FILE
 
 

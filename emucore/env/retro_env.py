@@ -19,14 +19,13 @@ import numpy as np
 from gymnasium.utils.ezpickle import EzPickle
 
 from emucore import data as retro_data
-from emucore.data.lookup import did_you_mean
 from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
 from emucore.env.frame_skip import Preprocessing
 from emucore.env.game_files import game_data_sources, game_metadata
 from emucore.env.observing import Observing
 from emucore.env.recording import MovieRecording
-from emucore.errors import StateNotFoundError
+from emucore.errors import StateNotFoundError, did_you_mean
 from emucore.gamedata import GameData
 from emucore.gamedata_checks import check_script_functions_defined
 from emucore.gamedata_loader import load_game_data

@@ -126,7 +126,7 @@ def resolve_game(movie: Movie, game: str | None, inttype: Any) -> str:
         MovieError: none of them is an integration.
     """
     from emucore import data
-    from emucore.data.lookup import close_game_names, did_you_mean
+    from emucore.data.lookup import unknown_game_hint
 
     named = game or movie.get_game()
     if _is_integration(named, inttype):
@@ -141,8 +141,7 @@ def resolve_game(movie: Movie, game: str | None, inttype: Any) -> str:
         problem = "names no game (GameName is missing or '?'); pass --game NAME"
     else:
         problem = f"is for the game {named!r}, which is not an integration (searched {where})"
-        close = did_you_mean(close_game_names(named, [found.name for found in data.find_games(inttype)]))
-        problem += f"; {close}" if close else ""
+        problem += unknown_game_hint(named, inttype)
     if sha1 and not game:
         problem += f"; no integration lists its ROM SHA-1 {sha1}"
     raise MovieError(movie.path, problem)
@@ -517,7 +516,7 @@ class MonitorCSV:
         self.stream.flush()
 
 
-def _json_default(value: Any) -> Any:
+def json_default(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, np.ndarray):
@@ -611,7 +610,7 @@ def replay(
                 if info_file is not None:
                     record = {"step": step.index, "reward": reward, "terminated": bool(step.terminated),
                               "info": step.info}
-                    info_file.write(json.dumps(record, default=_json_default) + "\n")
+                    info_file.write(json.dumps(record, default=json_default) + "\n")
                 done = step.terminated or step.truncated
                 if done and not was_done:
                     summary.episodes.append((score[0] if players == 1 else list(score), length))

@@ -24,7 +24,7 @@ from emucore.movie.playback import (
     MonitorCSV,
     MovieMismatchError,
     ReplaySummary,
-    _json_default,
+    json_default,
     replay,
 )
 
@@ -153,7 +153,7 @@ def _print_summary(summary: ReplaySummary) -> None:
         f"total reward {_format_reward(summary.total_reward)}, {episodes} episode end{'s' if episodes != 1 else ''}, "
         f"{summary.fps:.0f} steps/s"
     )
-    print(f"  final info: {json.dumps(summary.final_info, default=_json_default, sort_keys=True)}")
+    print(f"  final info: {json.dumps(summary.final_info, default=json_default, sort_keys=True)}")
     if summary.video is not None:
         print(f"  video: {summary.video} ({summary.video_frames} frames, {summary.video_seconds:.2f} s)")
     if summary.info_file is not None:
