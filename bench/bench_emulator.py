@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from emucore import Emulator
-from emucore.corefinder import stable_retro_cores_dir
+from emucore.host.corefinder import stable_retro_cores_dir
 
 
 def airstriker() -> Path:

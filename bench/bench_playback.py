@@ -49,7 +49,7 @@ def record(folder: Path, frames: int) -> Path:
 
 def bare_emulator(path: Path) -> float:
     import emucore
-    from emucore.emulator import Emulator
+    from emucore.host.emulator import Emulator
     from emucore.movie import Movie
 
     movie = Movie(path)

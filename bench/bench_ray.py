@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import emucore  # noqa: E402
-from emucore.agents import RandomAgent  # noqa: E402
 from emucore.ray import env_config, env_creator, run_on_ray  # noqa: E402
 from emucore.rollout import Rollout, run_local  # noqa: E402
+from emucore.rollout.agents import RandomAgent  # noqa: E402
 from tests.ray.local_cluster import LocalCluster  # noqa: E402
 
 

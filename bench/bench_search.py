@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from emucore import Emulator
-from emucore.memory import AddressSpace, Block
+from emucore.host.memory import AddressSpace, Block
 from emucore.paths import integrations_dir
 from emucore.search import DEFAULT_TYPES, MemorySearch
 

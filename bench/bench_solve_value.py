@@ -18,11 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from emucore import Emulator
+from emucore.assist import solve_value
 from emucore.paths import integrations_dir
-from emucore.search import MemorySearch, solve_value
-from emucore.search.checkpoints import snapshots_of
+from emucore.search import MemorySearch
 from emucore.search.ops import refine_set
 from emucore.search.snapshot import Snapshot
+from emucore.search.state_snapshots import snapshots_of
 
 ROOT = Path(__file__).resolve().parent.parent
 GENESIS_ROM = integrations_dir() / "StudioDemo-Genesis" / "rom.md"

@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import emucore  # noqa: E402
 from bench.atari_games import open_game  # noqa: E402
-from emucore.search import Snapshot, solve_value, suggest_done  # noqa: E402
+from emucore.assist import solve_value, suggest_done  # noqa: E402
+from emucore.search import Snapshot  # noqa: E402
 
 SCORE_GAMES = ("Airstriker-Genesis-v0", "AirRaid", "Amidar", "Assault", "Asterix", "BankHeist", "BeamRider",
                "Berzerk", "Centipede",

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from bench.atari_games import ale_rom
-from emucore.corefinder import find_library
+from emucore.host.corefinder import find_library
 from emucore.libretro import rom_probe
 from emucore.paths import integrations_dir
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench.atari_games import ale_rom
 from emucore import Emulator
-from emucore.corefinder import find_library
+from emucore.host.corefinder import find_library
 from emucore.integration import read_state_file
 from emucore.libretro import state_probe
 from emucore.paths import integrations_dir

@@ -12,7 +12,6 @@ from typing import Any
 
 from emucore import data
 from emucore.data import get_fbneo_rom_name, get_romfile_system, get_system_info, is_fbneo_game
-from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
 from emucore.errors import (
     CoreError,
@@ -28,6 +27,7 @@ from emucore.errors import (
     UnknownSystemError,
     UnmappedAddressError,
 )
+from emucore.host.emulator import Emulator
 from emucore.systems import get_system, system_for_path
 
 RetroEmulator = Emulator
@@ -58,7 +58,7 @@ def core_path(path: str | None = None) -> str:
     (it is put in front of ``EMUCORE_CORE_PATH``); returns the folder searched first."""
     import os
 
-    from emucore.corefinder import search_dirs
+    from emucore.host.corefinder import search_dirs
 
     if path is not None:
         current = os.environ.get("EMUCORE_CORE_PATH")
@@ -69,7 +69,7 @@ def core_path(path: str | None = None) -> str:
 
 def get_core_path(system: str) -> str:
     """The core library that runs ``system`` on this machine (stable-retro's name)."""
-    from emucore.corefinder import find_core
+    from emucore.host.corefinder import find_core
 
     return str(find_core(system).path)
 

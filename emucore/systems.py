@@ -62,7 +62,7 @@ class CoreLibrary:
     state_signature: str | None = None
     state_size_varies: bool = False
     reload_on_state_load: bool = False
-    state_format: str | None = None  # a structure check of emucore.state_formats, run before unserialize
+    state_format: str | None = None  # a structure check of emucore.host.state_checks, run before unserialize
 
     @property
     def file_name(self) -> str:

@@ -4,7 +4,7 @@
 
 SOURCE is a checkout of stable-retro (github.com/Farama-Foundation/stable-retro) holding
 ``tests/test_python`` and ``tests/dummy.json``; nothing of it is copied into this repository. The
-suite runs in a scratch folder with ``retro`` resolving to emucore (:mod:`emucore.retro_alias`),
+suite runs in a scratch folder with ``retro`` resolving to emucore (:mod:`emucore.retro.alias`),
 the test ROMs of ``--roms`` (default: ``../shared/stable-retro-test-roms`` beside the repo, else
 SOURCE's ``tests/roms``), and a data root that is a copy of the installed stable-retro's data with
 the ale-py Atari ROMs imported (``RETRO_DATA_PATH``), so Airstriker and 32 Atari games have ROMs.
@@ -27,9 +27,9 @@ CONFTEST = '''
 import os
 
 if os.environ.get("SUITE_TARGET") == "emucore":
-    import emucore.retro_alias
+    import emucore.retro.alias
 
-    emucore.retro_alias.install()
+    emucore.retro.alias.install()
 '''
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from emucore.corefinder import find_library, stable_retro_cores_dir
+from emucore.host.corefinder import find_library, stable_retro_cores_dir
 from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent

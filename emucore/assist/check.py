@@ -30,10 +30,10 @@ from emucore.assist.findings import done_findings, mapping_findings, never_chang
 from emucore.assist.replay import MovieLike, Trace, check_same_game, open_movie, replay
 from emucore.assist.report import Finding, IntegrationReport, MovieCheck
 from emucore.errors import EmucoreError, GameNotFoundError
-from emucore.gamedata_checks import UnmappedVariableError
 from emucore.integration import SHA_FILE, read_rom_sha
 from emucore.movie import Movie
 from emucore.movie.bk2 import MovieError
+from emucore.scenario.load_checks import UnmappedVariableError
 
 #: An episode whose done has not fired by its end is played this many frames more, buttons released.
 LATE_FRAMES = 300

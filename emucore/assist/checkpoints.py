@@ -15,7 +15,7 @@ from emucore.assist.findings import single_delta
 from emucore.assist.replay import Trace
 from emucore.assist.report import Finding, factor, multiplier, number
 from emucore.errors import EmucoreError
-from emucore.scenario import Scenario
+from emucore.scenario.model import Scenario
 
 #: Rewards within this fraction of the expected sum agree (a frame of lag on a long span).
 TOLERANCE = 0.01

@@ -14,9 +14,9 @@ import numpy as np
 
 from emucore.assist.replay import Trace
 from emucore.assist.report import Finding, number, times
-from emucore.done_explanation import describe_test
-from emucore.memory import AddressSpace
-from emucore.scenario import RewardSpec, Scenario
+from emucore.host.memory import AddressSpace
+from emucore.scenario.explain import describe_test
+from emucore.scenario.model import RewardSpec, Scenario
 
 #: A step worth more than this many times the median non-zero |reward| of its movie is a spike.
 SPIKE_FACTOR = 100.0

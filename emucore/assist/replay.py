@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from emucore.done_explanation import reasons_text
 from emucore.movie import Movie
 from emucore.movie.bk2 import MovieError
 from emucore.movie.playback import MoviePlayer
+from emucore.scenario.explain import reasons_text
 
 MovieLike = str | os.PathLike[str] | Movie
 

@@ -92,7 +92,7 @@ from emucore.integration import read_rom_sha
 #: The file name extension of core libraries on this platform (stable-retro's ``data.EXT``).
 EXT = {"darwin": "dylib", "win32": "dll"}.get(sys.platform, "so")
 
-_LAZY = {"GameData": "emucore.data.gamedata", "Variables": "emucore.gamedata_api"}
+_LAZY = {"GameData": "emucore.data.gamedata", "Variables": "emucore.retro.gamedata_methods"}
 
 
 def __getattr__(name: str) -> Any:

@@ -7,7 +7,7 @@ an env, and bound to an emulator's memory by ``RetroEmulator.configure_data``.
     emulator.configure_data(data)
     emulator.step(); data.update_ram(); data.lookup_all()
 
-It is built by :func:`emucore.gamedata_loader.load_game_data`, as the env's is, once both the files
+It is built by :func:`emucore.scenario.loader.load_game_data`, as the env's is, once both the files
 and the emulator are known; until an emulator is configured, memory is empty, so the variables read
 as unmapped (``lookup_value`` raises ``IndexError`` naming the address).
 """
@@ -20,17 +20,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emucore.actions import ActionGroups
 from emucore.fileio import atomic_write_text
-from emucore.gamedata import GameData as Evaluator
-from emucore.gamedata_api import GameDataMethods
-from emucore.gamedata_loader import GameDataSources, load_game_data, read_sources
+from emucore.host.memory import AddressSpace
 from emucore.integration import dump_data_json, read_scenario_json, write_scenario_json
-from emucore.memory import AddressSpace
-from emucore.scenario import Scenario
+from emucore.retro.gamedata_methods import GameDataMethods
+from emucore.scenario.actions import ActionGroups
+from emucore.scenario.evaluator import Evaluator
+from emucore.scenario.loader import GameDataSources, load_game_data, read_sources
+from emucore.scenario.model import Scenario
 
 if TYPE_CHECKING:
-    from emucore.emulator import Emulator
+    from emucore.host.emulator import Emulator
 
 
 def _json_file(game: str, given: str | None, default: str, inttype: Any) -> str | None:

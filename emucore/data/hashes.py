@@ -48,7 +48,7 @@ def groom_rom(filename: str | os.PathLike[str], data: bytes | BinaryIO) -> tuple
     The rule is keyed on ``filename``'s extension: ``.nes`` hashes the content after the
     16-byte iNES header (the bytes returned keep it); ``.smd`` is de-interleaved first
     (:func:`parse_smd`; stable-retro means to, but its version never does); anything else hashes
-    the whole content. :mod:`emucore.importer` additionally tries the header-less hash of
+    the whole content. :mod:`emucore.cli.import_roms` additionally tries the header-less hash of
     any file that starts with an iNES header; see :func:`candidate_hashes`.
 
     Args:

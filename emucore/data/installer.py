@@ -1,7 +1,7 @@
 """Matching ROM bytes against the known games' SHA-1s and installing them into their game folders.
 
-The engine of ``emucore import`` (:mod:`emucore.importer`, which walks folders and shows progress)
-and of :func:`merge` (stable-retro's ``retro.data.merge``). See :mod:`emucore.importer` for the
+The engine of ``emucore import`` (:mod:`emucore.cli.import_roms`, which walks folders and shows progress)
+and of :func:`merge` (stable-retro's ``retro.data.merge``). See :mod:`emucore.cli.import_roms` for the
 matching rules and the departures from stable-retro.
 """
 

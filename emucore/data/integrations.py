@@ -9,7 +9,7 @@ import enum
 import os
 from functools import cache
 
-from emucore.corefinder import stable_retro_cores_dir
+from emucore.host.corefinder import stable_retro_cores_dir
 from emucore.paths import integrations_dir, studio_integrations_dir
 
 _STABLE, _EXPERIMENTAL, _CONTRIB, _CUSTOM, _ALL, _DEFAULT = 1, 2, 4, 8, 15, 16

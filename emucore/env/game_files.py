@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from emucore import data as retro_data
-from emucore.gamedata_loader import GameDataSources
 from emucore.integration import METADATA_FILE, read_metadata
+from emucore.scenario.loader import GameDataSources
 
 
 def game_metadata(game: str, inttype: Any) -> dict:

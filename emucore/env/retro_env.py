@@ -19,16 +19,13 @@ import numpy as np
 from gymnasium.utils.ezpickle import EzPickle
 
 from emucore import data as retro_data
-from emucore.emulator import Emulator
 from emucore.enums import Actions, Observations, State
 from emucore.env.frame_skip import Preprocessing
 from emucore.env.game_files import game_data_sources, game_metadata
 from emucore.env.observing import Observing
 from emucore.env.recording import MovieRecording
 from emucore.errors import StateNotFoundError, did_you_mean
-from emucore.gamedata import GameData
-from emucore.gamedata_checks import check_script_functions_defined
-from emucore.gamedata_loader import load_game_data
+from emucore.host.emulator import Emulator
 from emucore.integration import (
     METADATA_FILE,
     STATE_SUFFIX,
@@ -36,6 +33,9 @@ from emucore.integration import (
     read_state_file,
 )
 from emucore.libretro import mask_table
+from emucore.scenario.evaluator import Evaluator
+from emucore.scenario.load_checks import check_script_functions_defined
+from emucore.scenario.loader import load_game_data
 from emucore.systems import system_for_path
 
 
@@ -154,7 +154,7 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
             return default_state_name(self.metadata_json, path, self.players)
         return str(state)
 
-    def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> GameData:
+    def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> Evaluator:
         sources = game_data_sources(game, inttype, info, scenario)
         loaded = load_game_data(sources, self.em.system, lambda: self.em.memory)
         for message, category in loaded.warnings:

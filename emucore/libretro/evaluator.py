@@ -1,6 +1,6 @@
 """The compiled scenario evaluator's C side (evaluate.c), packed into cffi structs.
 
-:mod:`emucore.compiled_scenario` decides what to compile; this module only lays the program out
+:mod:`emucore.scenario.compiled` decides what to compile; this module only lays the program out
 for C and runs it. The arrays C writes are numpy views, read from Python without copies.
 """
 

@@ -2,7 +2,7 @@
 
 A ROM given by a user is untrusted, and some cores crash on a damaged one: picodrive segfaults, in the
 load or its first frames, on a 32X ROM whose first 512 bytes are cut. No check of a ROM's structure
-finds all of these (``emucore.rom`` does the cheap ones), so before this process's core loads a ROM, a
+finds all of these (``emucore.host.rom`` does the cheap ones), so before this process's core loads a ROM, a
 child made with ``os.fork()`` (``fork_probe``: garbage collector off, address space limited to what
 the process maps plus ``MEMORY_MARGIN``, CPU time limited, no core dump, ``os._exit`` at the end)
 opens a core session exactly as the emulator will (its own function, so the same options, system

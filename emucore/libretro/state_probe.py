@@ -3,7 +3,7 @@
 A core trusts the states it is given. genesis_plus_gx segfaults on most states that keep a real header
 and have a random body (at the first frame after the load); stella allocates 1.6 GB on a corrupt
 512-byte state before it throws. No structure check can catch these: such states are raw dumps of a
-console's memory and registers, with no lengths to add up (``emucore.state_formats`` checks the ones
+console's memory and registers, with no lengths to add up (``emucore.host.state_checks`` checks the ones
 that have them).
 
 So a state this process did not produce is first loaded by a child made with ``os.fork()``: a copy of

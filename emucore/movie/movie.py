@@ -115,7 +115,7 @@ class Movie:
 
         Args:
             game: The integration name written as ``GameName``.
-            emulator: An :class:`~emucore.emulator.Emulator` (or a ``System`` / system token).
+            emulator: An :class:`~emucore.host.emulator.Emulator` (or a ``System`` / system token).
         """
         if self._take is None:
             return

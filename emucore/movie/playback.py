@@ -35,7 +35,7 @@ emulator as loaded instead. ``--game`` names the integration when the movie does
 With several movies, ``--video``/``--info`` name folders (one ``<movie>.mp4``/``.jsonl`` each)
 and the CSV gathers every movie's episodes. Each movie's totals (frames, steps, total reward,
 final info) go to stdout, the progress bar (tqdm; default: when stderr is a terminal) and errors
-to stderr. The command is :mod:`emucore.movie.playback_command`; its exit status: 0 when every movie
+to stderr. The command is :mod:`emucore.cli.playback`; its exit status: 0 when every movie
 played, 1 when one does not match its integration (recorded on another system or ROM), 2 when one
 could not be played (a missing or unreadable movie, an unknown game or state, a ROM not imported;
 the others still are), 130 on Ctrl-C.

@@ -30,7 +30,7 @@ class MovieRecorder:
 
     Args:
         path: The ``.bk2`` to write (at :meth:`close`; nothing is written before).
-        emulator: The :class:`~emucore.emulator.Emulator` being recorded (its system selects
+        emulator: The :class:`~emucore.host.emulator.Emulator` being recorded (its system selects
             the columns; its state is the start state when ``start_state`` is None).
         game: The integration name written as ``GameName`` (replayers ``make()`` it).
         players: Players recorded (1 or 2).

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from emucore.agents import Agent, episode_seed
-from emucore.done_explanation import reasons_text
+from emucore.rollout.agents import Agent, episode_seed
+from emucore.scenario.explain import reasons_text
 
 MAX_STEPS = "max steps"
 AGENT_FINISHED = "agent finished"
@@ -38,7 +38,7 @@ class EpisodeResult:
     index: int
     total: float
     length: int
-    done_reason: str  # why done fired (emucore.done_explanation), "max steps", "agent finished", "truncated", "stopped"
+    done_reason: str  # why done fired (emucore.scenario.explain), "max steps", "agent finished", "truncated", "stopped"
     terminated: bool
     rewards: np.ndarray  # float64, one per step
     masks: np.ndarray  # uint16 button masks actually sent, one per step

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from emucore.agents import Agent
+from emucore.rollout.agents import Agent
 from emucore.rollout.episode import EpisodeResult, StepEvent, play_episode
 from emucore.rollout.plan import Rollout, host_name
 

@@ -7,8 +7,8 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any
 
-from emucore.agents import Agent
 from emucore.enums import State
+from emucore.rollout.agents import Agent
 
 
 @dataclass

@@ -5,12 +5,7 @@
 * :class:`Snapshot` - a frozen copy of the address space (overlay applied), decodable in bulk;
 * :func:`snapshot_from_state`, :func:`compare_states` - search across labelled save states;
 * :func:`search_movie` - values that changed as told at given frames of a movie replay;
-* :func:`group_candidates` - a search's candidates one row per address, the plausible type first;
-* :func:`solve_value` - the variables that read what the screen showed at a few checkpoints,
-  with their type, scale and bias, checked on the play between them, ranked as an integrator
-  would choose, with the ambiguities the checkpoints leave open;
-* :func:`suggest_done` - a done rule from alive and game-over examples
-  (:func:`episode_examples` makes them from episode movies).
+* :func:`group_candidates` - a search's candidates one row per address, the plausible type first.
 
 Values are exactly those of ``emulator.memory.read(address, type)``: the same byte order,
 overlay, BCD digit rules, signedness and wrapping (:mod:`emucore.datatypes`). A multi-byte value
@@ -21,25 +16,16 @@ Plain numpy; no Qt and nothing of the studio.
 """
 
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
-from emucore.search.done import DoneRule, DoneRules, DoneSuggestion, done_rules, suggest_done
-from emucore.search.episodes import DoneExamples, episode_examples
 from emucore.search.grouping import GroupedCandidates, group_candidates
 from emucore.search.movies import movie_masks, search_movie
 from emucore.search.ops import OPS
 from emucore.search.search import HistoryEntry, MemorySearch, Step
 from emucore.search.snapshot import Layout, Snapshot
-from emucore.search.solve import solve_value
 from emucore.search.states import compare_states, snapshot_from_state
 from emucore.search.typelist import DEFAULT_TYPES, SearchType, search_type, system_types
-from emucore.search.value import Ambiguity, ValueCandidate, ValueCandidates
 
 __all__ = [
-    "Ambiguity",
     "DEFAULT_TYPES",
-    "DoneExamples",
-    "DoneRule",
-    "DoneRules",
-    "DoneSuggestion",
     "GroupedCandidates",
     "OPS",
     "Candidate",
@@ -51,17 +37,11 @@ __all__ = [
     "SearchType",
     "Snapshot",
     "Step",
-    "ValueCandidate",
-    "ValueCandidates",
     "compare_states",
-    "done_rules",
-    "episode_examples",
     "group_candidates",
     "movie_masks",
     "search_movie",
     "search_type",
     "snapshot_from_state",
-    "solve_value",
-    "suggest_done",
     "system_types",
 ]

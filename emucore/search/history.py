@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from emucore.search.checkpoints import snapshots_of
 from emucore.search.decode import DIGIT_TABLES, to_values
 from emucore.search.movies import Replay, is_movie, movie_masks, movie_start, open_movie
 from emucore.search.snapshot import Snapshot
+from emucore.search.state_snapshots import snapshots_of
 from emucore.search.typelist import SearchType, unsigned_dtype
 
 CHANGE_FACTOR = 2  # volatile: more than 2x the steadiest reading's changes (plus a little slack)

@@ -1,5 +1,5 @@
 """What makes a type at an address a plausible home for a value, shared by the solver
-(:mod:`emucore.search.solve`) and the grouping of search candidates (:mod:`emucore.search.grouping`):
+(:mod:`emucore.assist.value_solver`) and the grouping of search candidates (:mod:`emucore.search.grouping`):
 an exact encoding, the narrowest width that holds the values, the system's byte order and word
 alignment.
 """

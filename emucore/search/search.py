@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from emucore.memory import AddressSpace
+from emucore.host.memory import AddressSpace
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
 from emucore.search.ops import OPS, decode_all, describe, refine_set
 from emucore.search.snapshot import Layout, Snapshot, layout_of, snapshot_from_state
@@ -66,8 +66,8 @@ class MemorySearch:
     """A memory search over an emulator's address space (see the module docstring).
 
     Args:
-        emulator: An :class:`~emucore.emulator.Emulator` (anything with ``memory`` and ``system``,
-            or an :class:`~emucore.memory.AddressSpace`).
+        emulator: An :class:`~emucore.host.emulator.Emulator` (anything with ``memory`` and ``system``,
+            or an :class:`~emucore.host.memory.AddressSpace`).
         types: The type strings to try; default: the system's ``types``, else the 44 built-in ones.
         value: Start from this value instead of an unknown one.
     """

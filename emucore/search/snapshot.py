@@ -1,6 +1,6 @@
 """Frozen copies of a game's address space, laid out for bulk decoding.
 
-A :class:`Layout` lays the blocks of an :class:`~emucore.memory.AddressSpace` end to end in one
+A :class:`Layout` lays the blocks of an :class:`~emucore.host.memory.AddressSpace` end to end in one
 byte buffer, in the order of their start addresses. Each block's logical bytes (the system's
 overlay applied: Genesis ``logical[a] = raw[a ^ 1]``) are followed by 7 *tail* bytes: what a
 value of up to 8 bytes starting near the block's end reads past it, by the address space's own
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from emucore.errors import UnmappedAddressError
-from emucore.memory import AddressSpace
+from emucore.host.memory import AddressSpace
 from emucore.search.decode import BulkDecoder, Workspace, to_values
 from emucore.search.typelist import SearchType, search_type
 
@@ -184,7 +184,7 @@ def snapshot_from_state(emulator: Any, state: bytes, label: str = "") -> Snapsho
     """The memory a save state holds, read by loading it and then restoring the emulator's state.
 
     Args:
-        emulator: The :class:`~emucore.emulator.Emulator` (its core decodes the state).
+        emulator: The :class:`~emucore.host.emulator.Emulator` (its core decodes the state).
         state: Raw state bytes (``Emulator.get_state()``, ``StateLibrary.load(name)``).
         label: A label for the snapshot.
 

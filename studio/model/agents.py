@@ -4,7 +4,7 @@
 >>> [(e.total, e.length, e.done_reason) for e in report.episodes], report.flags
 >>> report.save_best("best.bk2")
 
-The agents are :mod:`emucore.agents`' and the episodes :mod:`emucore.rollout`'s, played here or
+The agents are :mod:`emucore.rollout.agents`' and the episodes :mod:`emucore.rollout`'s, played here or
 on a Ray cluster (the same episodes either way). Agents see a :class:`~emucore.env.RetroEnv`
 (FILTERED ``MultiBinary`` actions unless the agent asks otherwise through
 :attr:`Agent.env_kwargs`). Every episode is recorded as a ``.bk2`` from the
@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import emucore
-from emucore.agents import (
+from emucore.rollout import EpisodeResult, Rollout, StepEvent, run_local
+from emucore.rollout.agents import (
     Agent,
     BruteAgent,
     IdleAgent,
@@ -40,7 +41,6 @@ from emucore.agents import (
     algo_of,
     sb3_available,
 )
-from emucore.rollout import EpisodeResult, Rollout, StepEvent, run_local
 from emucore.rollout.episode import STOPPED
 from studio.model.agent_flags import (
     DEFAULT_FPS,
@@ -127,7 +127,7 @@ def run_episodes(
         state: A state name or path (None: the game's default state).
         scenario: A scenario name or ``.json`` path (None: ``scenario.json``).
         agent: The agent; its ``env_kwargs`` pick the action and observation types, and its seed
-            seeds the run (episode ``i`` from ``(seed, i)``; see :mod:`emucore.agents`).
+            seeds the run (episode ``i`` from ``(seed, i)``; see :mod:`emucore.rollout.agents`).
         episodes: Episodes to play.
         max_steps: Steps after which an episode is cut ("max steps").
         inttype: Integration sets searched (default: all).

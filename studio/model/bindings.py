@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from emucore.emulator import PLAYERS
+from emucore.host.emulator import PLAYERS
 from emucore.systems import System
 from studio.model.settings import Settings
 

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from emucore.assist import DoneRule, done_rules, episode_examples
+from emucore.assist.done_examples import DoneExamples
+from emucore.assist.done_suggestion import DoneRules
 from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_bytes, atomic_write_text
 from emucore.integration import DATA_FILE, read_data_file, read_state_file, write_state_file
 from emucore.integration.datafile import data_entry
-from emucore.search import DoneRule, done_rules, episode_examples
-from emucore.search.checkpoints import snapshots_of
-from emucore.search.done import DoneRules
-from emucore.search.episodes import DoneExamples
+from emucore.search.state_snapshots import snapshots_of
 from studio.model import play_history
 from studio.model.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.episodes import ended_at_game_over

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emucore.gamedata_loader import GameDataSources
+from emucore.assist import DoneRule
 from emucore.integration import (
     DATA_FILE,
     SCENARIO_FILE,
@@ -26,7 +26,7 @@ from emucore.integration import (
     write_scenario_json,
 )
 from emucore.integration.datafile import data_entry
-from emucore.search import DoneRule
+from emucore.scenario.loader import GameDataSources
 from studio.model.provenance import Provenance
 from studio.model.regression import RegressionSuite, replay_lines
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emucore.fileio import atomic_write_text, read_json
-from emucore.gamedata import GameData
+from emucore.scenario.evaluator import Evaluator
 
 LOG = "episodes.json"
 GAME_OVER = ("done", "game over")  # the endings that are game overs
@@ -57,7 +57,7 @@ class EpisodeRecording:
 
     folder: Path
     players: int
-    data: GameData | None
+    data: Evaluator | None
     index: int = 0
 
     def next_movie(self, game: str, state: str | None) -> Path:

@@ -37,7 +37,7 @@ from typing import Any
 
 from emucore.fileio import read_json
 from emucore.paths import studio_data_dir
-from emucore.scenario import Scenario, ScenarioError
+from emucore.scenario.model import Scenario, ScenarioError
 from studio.model.screen_values import INDEX, check_shown
 
 PLAUSIBLE_FACTOR = 10.0

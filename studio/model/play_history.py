@@ -21,8 +21,8 @@ import numpy as np
 
 from emucore.fileio import atomic_write_bytes, open_regular
 from emucore.search import Snapshot
-from emucore.search.checkpoints import snapshots_of
 from emucore.search.snapshot import layout_of
+from emucore.search.state_snapshots import snapshots_of
 
 MAX_FRAMES = 3600  # at most this many moments of play kept per mark (2 minutes, every other frame)
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from emucore import Emulator
 from emucore.datatypes import InvalidTypeError, parse_type
-from emucore.emulator import PLAYERS
+from emucore.host.emulator import PLAYERS
 from emucore.integration import Variable
 from studio.model.session import Session
 

@@ -2,7 +2,7 @@
 they could not be: *provisional* until a later checkpoint settles them. No Qt.
 
 Two candidates that read every checkpoint alike but decode the memory differently (BCD or a
-binary count of hundreds; one byte or two) are an :class:`~emucore.search.value.Ambiguity`.
+binary count of hundreds; one byte or two) are an :class:`~emucore.assist.value_candidates.Ambiguity`.
 The variable made from one of them keeps the other readings in its provenance
 (``details["provisional"]``); :func:`settle` is run on the candidates of each new checkpoint:
 the variable is confirmed when no ambiguity is left, moved to the reading that still fits when
@@ -15,9 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from emucore.assist import ValueCandidate
+from emucore.assist.value_candidates import Ambiguity
 from emucore.datatypes import parse_type
-from emucore.search import ValueCandidate
-from emucore.search.value import Ambiguity
 from studio.model.provenance import PROVISIONAL
 
 KEY = PROVISIONAL

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from emucore.datatypes import parse_type
-from emucore.emulator import Emulator
 from emucore.errors import EmulatorClosedError
+from emucore.host.emulator import Emulator
 
 BYTES_PER_ROW = 16
 DEFAULT_TYPES = ("|u1", "|i1", "|d1", ">u2", "<u2", ">i2", "<i2", ">u4", "<u4", ">i4", "<i4",

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from emucore import Emulator
-from emucore.done_explanation import DoneReason
 from emucore.fileio import atomic_write_text, read_json
-from emucore.gamedata import GameData
-from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import IntegrationError, find_rom
 from emucore.movie import Movie
+from emucore.scenario.evaluator import Evaluator
+from emucore.scenario.explain import DoneReason
+from emucore.scenario.loader import GameDataSources, load_game_data
 from studio.model.set_aside import describe
 
 FILE = "regression.json"
@@ -47,7 +47,7 @@ class Outcome:
         )
 
 
-def replay_lines(folder: Path, movie_path: Path, sources: GameDataSources) -> Iterator[tuple[int, GameData]]:
+def replay_lines(folder: Path, movie_path: Path, sources: GameDataSources) -> Iterator[tuple[int, Evaluator]]:
     """Replays a movie headlessly from its start state as the env runs it, yielding each line
     after line 0 (the reset frame) with the evaluator built from ``sources``, its memory read after that frame.
 

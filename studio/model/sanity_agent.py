@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from emucore.agents import Agent
 from emucore.enums import Actions
 from emucore.rollout import EpisodeResult
+from emucore.rollout.agents import Agent
 
 SKIPPED = ("START", "SELECT", "RUN", "PAUSE", "RESET")  # START and SELECT, and their kin on other pads
 AXES = (("UP", "DOWN"), ("LEFT", "RIGHT"))

@@ -3,7 +3,7 @@
 :class:`ScenarioDocument` owns ``scenario.json`` (and the Lua files it lists) while the studio
 has it open. Every edit changes the decoded JSON object and is written at once, atomically,
 through :func:`emucore.integration.dump_scenario_json`, then linted. The document is also
-evaluated on the running game by the env's own evaluator (:class:`emucore.gamedata.GameData`),
+evaluated on the running game by the env's own evaluator (:class:`emucore.scenario.evaluator.Evaluator`),
 once per emulated frame, so the reward the studio shows is the reward training sees.
 
 Keys name places in the scenario as lint does: ``reward.variables.score``, ``done.nodes.lost.
@@ -26,9 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from emucore.done_explanation import DoneReason
-from emucore.gamedata import GameData
-from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import (
     DATA_FILE,
     SCENARIO_FILE,
@@ -40,6 +37,9 @@ from emucore.integration import (
     write_script,
 )
 from emucore.lua import LuaError, LuaScripts
+from emucore.scenario.evaluator import Evaluator
+from emucore.scenario.explain import DoneReason
+from emucore.scenario.loader import GameDataSources, load_game_data
 from studio.model.integration_files import read_scenario, read_script, script_file
 from studio.model.session import Session
 
@@ -90,7 +90,7 @@ class ScenarioDocument:
             logs these, and its env then runs without the script), by file name.
         error: Why the live evaluation stopped (a Lua error, an unknown variable), or "".
         reward, cumulative, done: The last evaluated frame's result.
-        done_reasons: Why ``done`` is true (:meth:`GameData.explain_done`); empty when it is not.
+        done_reasons: Why ``done`` is true (:meth:`Evaluator.explain_done`); empty when it is not.
     """
 
     def __init__(self, session: Session):
@@ -114,7 +114,7 @@ class ScenarioDocument:
         self.done = False
         self.done_reasons: list[DoneReason] = []
         self.error = ""
-        self._game: GameData | None = None
+        self._game: Evaluator | None = None
         self._last_frame = session.frame
         self.refresh_variables()
         self._load_scripts()
@@ -449,7 +449,7 @@ class ScenarioDocument:
         self._game = game
         self._last_frame = self.session.frame
 
-    def _report_load_errors(self, game: GameData) -> None:
+    def _report_load_errors(self, game: Evaluator) -> None:
         self.findings = [f for f in self.findings if not f.message.startswith(LOAD_FAILED)]
         errors = game.lua.load_errors if game.lua is not None else []
         self.load_errors = {e.file: e for e in errors if e.file and e.file not in self.lua_errors}

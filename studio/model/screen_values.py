@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emucore.search import ValueCandidate, ValueCandidates, solve_value
+from emucore.assist import ValueCandidate, ValueCandidates, solve_value
 from studio.model import provisional
 from studio.model.provenance import Provenance
 from studio.model.set_aside import OpenProblem

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 
 from emucore import Emulator
-from emucore.emulator import PLAYERS
 from emucore.errors import EmucoreError
-from emucore.gamedata_loader import GameDataSources, load_game_data
+from emucore.host.emulator import PLAYERS
 from emucore.integration import find_rom, read_state_file
 from emucore.paths import studio_data_dir
+from emucore.scenario.loader import GameDataSources, load_game_data
 from emucore.systems import System
 from studio.model.clock import FrameClock
 from studio.model.episodes import EpisodeRecording, record_ending

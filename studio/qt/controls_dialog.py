@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from emucore.emulator import PLAYERS
+from emucore.host.emulator import PLAYERS
 from emucore.systems import System
 from studio.model.bindings import bindings_for
 from studio.model.settings import Settings

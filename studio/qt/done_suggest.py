@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from emucore.assist import DoneRule
+from emucore.assist.done_suggestion import DoneRules
 from emucore.errors import EmucoreError
-from emucore.search import DoneRule
-from emucore.search.done import DoneRules
 from studio.model.done_marks import DoneMarks, Mark, rule_terms
 from studio.model.done_rule import Preview
 from studio.model.session import Session

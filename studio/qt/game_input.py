@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from emucore.emulator import PLAYERS
+from emucore.host.emulator import PLAYERS
 from studio.model.actions import REWIND_KEY, SLOT_KEYS
 from studio.model.session import Session
 from studio.qt.keys import key_name

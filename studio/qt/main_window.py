@@ -402,7 +402,7 @@ class MainWindow(QMainWindow):
         self.last_regression = outcomes
 
     def check_regression(self) -> None:
-        from emucore.done_explanation import reasons_text
+        from emucore.scenario.explain import reasons_text
         from studio.model.regression import RegressionSuite
 
         def check() -> None:

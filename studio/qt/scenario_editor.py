@@ -37,10 +37,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from emucore.done_explanation import reasons_text
 from emucore.integration import SCENARIO_FILE, Finding, IntegrationError
 from emucore.operations import Operation
-from emucore.scenario import done_key
+from emucore.scenario.explain import reasons_text
+from emucore.scenario.model import done_key
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
 from studio.qt.delegates import ChoiceDelegate

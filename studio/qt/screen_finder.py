@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from emucore.assist import ValueCandidates
 from emucore.errors import EmucoreError
-from emucore.search import ValueCandidates
 from studio.model import provisional
 from studio.model.screen_values import ScreenValueFinder, relation
 from studio.qt.forms import box, button, line, message_label, row

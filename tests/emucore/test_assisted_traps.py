@@ -11,9 +11,10 @@ import pytest
 
 import emucore
 from emucore import Emulator
+from emucore.assist import done_rules, solve_value, suggest_done
 from emucore.operations import Operation
 from emucore.paths import integrations_dir
-from emucore.search import Snapshot, done_rules, solve_value, suggest_done
+from emucore.search import Snapshot
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 NES_A, NES_B, NES_SELECT = 1 << 8, 1 << 0, 1 << 2

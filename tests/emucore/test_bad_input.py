@@ -93,7 +93,7 @@ def test_library_that_is_not_a_core(tmp_path, nes_rom):
 
 
 def test_missing_core_names_its_package(monkeypatch, nes_rom):
-    monkeypatch.setattr("emucore.corefinder.search_dirs", lambda: [])
+    monkeypatch.setattr("emucore.host.corefinder.search_dirs", lambda: [])
     with pytest.raises(CoreNotFoundError, match="pip install stable-retro"):
         Emulator(nes_rom)
     with pytest.raises(CoreNotFoundError, match="apt-get install libretro-nestopia"):

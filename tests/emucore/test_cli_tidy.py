@@ -14,9 +14,9 @@ import pytest
 
 import emucore
 from emucore import __version__
-from emucore.cli import distinct_findings, main
-from emucore.corefinder import find_core
+from emucore.cli.dispatch import distinct_findings, main
 from emucore.errors import CoreNotFoundError, GameNotFoundError, StateNotFoundError
+from emucore.host.corefinder import find_core
 from emucore.integration import Finding
 from emucore.paths import integrations_dir
 from emucore.systems import get_system, library, systems
@@ -207,7 +207,7 @@ def test_provider_text_reads_well_for_every_kind_of_core():
 
 
 def test_missing_core_messages(monkeypatch):
-    monkeypatch.setattr("emucore.corefinder.search_dirs", lambda: [])  # no core is installed anywhere
+    monkeypatch.setattr("emucore.host.corefinder.search_dirs", lambda: [])  # no core is installed anywhere
     with pytest.raises(CoreNotFoundError) as caught:
         find_core("Nes", "nestopia")
     assert str(caught.value) == (

@@ -1,9 +1,9 @@
-"""The compiled scenario evaluator (emucore.compiled_scenario) against the Python one, on real cores.
+"""The compiled scenario evaluator (emucore.scenario.compiled) against the Python one, on real cores.
 
 Every step both must give the same done flag, rewards and totals (to the bit), the same info dict
 (same order), the same measurements and the same done explanation: first on whole games through
 the env, then on random scenarios over every data type, with memory poked and remapped between
-steps. ``GameData.compile = False`` is the Python reference.
+steps. ``Evaluator.compile = False`` is the Python reference.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ import pytest
 
 import emucore
 from emucore import Emulator
-from emucore.actions import ActionGroups
-from emucore.compiled_scenario import CompiledValues
 from emucore.errors import UnmappedAddressError
-from emucore.gamedata import GameData
-from emucore.memory import AddressSpace, Block
+from emucore.host.memory import AddressSpace, Block
 from emucore.operations import Operation
-from emucore.scenario import Scenario
+from emucore.scenario.actions import ActionGroups
+from emucore.scenario.compiled import CompiledValues
+from emucore.scenario.evaluator import Evaluator
+from emucore.scenario.model import Scenario
 from tests.conftest import GENESIS_ROM, NES_ROM, require_core
 
 
@@ -31,18 +31,18 @@ def bits(value) -> tuple[type, bytes]:
     return type(value), np.asarray(value, wide).tobytes()
 
 
-def outcome(data: GameData) -> tuple:
+def outcome(data: Evaluator) -> tuple:
     return (data.frame, data.done, [bits(r) for r in data.rewards], [bits(t) for t in data.totals])
 
 
-def measured(data: GameData, name: str, measurement: str):
+def measured(data: Evaluator, name: str, measurement: str):
     try:
         return data.measure(name, measurement)
     except UnmappedAddressError as e:
         return type(e), str(e)
 
 
-def assert_same(fast: GameData, slow: GameData, compiled: bool = True) -> None:
+def assert_same(fast: Evaluator, slow: Evaluator, compiled: bool = True) -> None:
     assert fast.compiled is compiled and not slow.compiled
     assert outcome(fast) == outcome(slow)
     info = fast.info_after_update()
@@ -210,9 +210,9 @@ def scenario(rng, names: list[str]) -> dict:
     return {"done": node(rng, names), "rewards": rewards}
 
 
-def pair(variables: dict, raw: dict, memory) -> tuple[GameData, GameData]:
-    fast = GameData(variables, Scenario.parse(raw), memory, ActionGroups([], []))
-    slow = GameData(variables, Scenario.parse(raw), memory, ActionGroups([], []))
+def pair(variables: dict, raw: dict, memory) -> tuple[Evaluator, Evaluator]:
+    fast = Evaluator(variables, Scenario.parse(raw), memory, ActionGroups([], []))
+    slow = Evaluator(variables, Scenario.parse(raw), memory, ActionGroups([], []))
     slow.compile = False
     return fast, slow
 
@@ -241,7 +241,7 @@ def spaces_nes(emu: Emulator) -> list[AddressSpace]:
     return [space, AddressSpace(space.blocks[::-1], space.overlay)]
 
 
-def emulate(rng, emu: Emulator, fast: GameData, slow: GameData, spaces: list[AddressSpace], current: list,
+def emulate(rng, emu: Emulator, fast: Evaluator, slow: Evaluator, spaces: list[AddressSpace], current: list,
             steps: int) -> int:
     """Random frames, pokes, writes, resets and remaps; both evaluators compared after each.
     Returns the evaluations with a nonzero reward."""
@@ -410,7 +410,7 @@ def test_what_stays_in_python(genesis_rom):
         groups = ActionGroups([], [])
 
         def compiled(raw: dict, scripts=(), variables=lives) -> bool:
-            data = GameData(variables, Scenario.parse(raw), lambda: emu.memory, groups, scripts)
+            data = Evaluator(variables, Scenario.parse(raw), lambda: emu.memory, groups, scripts)
             data.set_value("custom", 1)
             try:
                 data.update_ram()

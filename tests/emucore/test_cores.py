@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from emucore.cli import main as cli_main
-from emucore.corefinder import find_core, find_library, search_dirs
 from emucore.errors import CoreNotFoundError
+from emucore.host.corefinder import find_core, find_library, search_dirs
 from emucore.paths import integrations_dir
 from emucore.systems import extension_table, get_system, library, system_for_path, systems
 from tests.conftest import require_core
@@ -29,7 +29,7 @@ def test_every_stable_retro_system_is_described():
 
 
 def test_descriptors_agree_with_stable_retro_json():
-    from emucore.corefinder import stable_retro_cores_dir
+    from emucore.host.corefinder import stable_retro_cores_dir
 
     folder = stable_retro_cores_dir()
     if folder is None:
@@ -77,7 +77,7 @@ def test_debian_core_is_found_by_name():
 
 
 def test_missing_core_message(monkeypatch):
-    monkeypatch.setattr("emucore.corefinder.search_dirs", lambda: [])
+    monkeypatch.setattr("emucore.host.corefinder.search_dirs", lambda: [])
     with pytest.raises(CoreNotFoundError) as info:
         find_core("GbAdvance")
     assert "mgba" in str(info.value) and "apt-get install libretro-mgba" in str(info.value)

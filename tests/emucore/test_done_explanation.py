@@ -1,4 +1,4 @@
-"""GameData.explain_done: the tests the done verdict rests on, agreeing with is_done() every frame."""
+"""Evaluator.explain_done: the tests the done verdict rests on, agreeing with is_done() every frame."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from emucore.actions import ActionGroups
-from emucore.gamedata import GameData
-from emucore.memory import AddressSpace, Block
-from emucore.scenario import DoneNode, Scenario
+from emucore.host.memory import AddressSpace, Block
+from emucore.scenario.actions import ActionGroups
+from emucore.scenario.evaluator import Evaluator
+from emucore.scenario.model import DoneNode, Scenario
 
 NAMES = ("a", "b", "c")
 
 
-def game_data(raw: dict, ram: np.ndarray, scripts=()) -> GameData:
+def game_data(raw: dict, ram: np.ndarray, scripts=()) -> Evaluator:
     variables = {name: SimpleNamespace(address=i, type="|u1", mask=None) for i, name in enumerate(NAMES)}
     memory = AddressSpace([Block(0, ram)])
-    return GameData(variables, Scenario.parse(raw), lambda: memory, ActionGroups([], []), scripts)
+    return Evaluator(variables, Scenario.parse(raw), lambda: memory, ActionGroups([], []), scripts)
 
 
 def spec(op: str, reference: int = 0, measurement: str = "absolute") -> dict:

@@ -234,7 +234,7 @@ def test_callback_exceptions_are_reraised_after_the_core_returns(nes_rom):
             raise Boom(text)
 
     require_core("fceumm")
-    from emucore.corefinder import find_core
+    from emucore.host.corefinder import find_core
 
     session = CoreSession(find_core("Nes", "fceumm").path, log_sink=sink)
     try:

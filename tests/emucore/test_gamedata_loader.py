@@ -1,4 +1,4 @@
-"""emucore.gamedata_loader: the one path from an integration's files (or an editor's copies) to its evaluator."""
+"""emucore.scenario.loader: the one path from an integration's files (or an editor's copies) to its evaluator."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 from emucore import Emulator
 from emucore.errors import ScriptWarning
-from emucore.gamedata_loader import GameDataSources, load_game_data
 from emucore.integration import IntegrationError
 from emucore.paths import integrations_dir
+from emucore.scenario.loader import GameDataSources, load_game_data
 from tests.conftest import play
 
 DEMO_NES = integrations_dir() / "StudioDemo-Nes"

@@ -165,7 +165,7 @@ def test_a_second_thread_gets_a_clear_error_and_close_waits(core, rom_for):
 
 
 def fceumm_session(sink):
-    from emucore.corefinder import find_core
+    from emucore.host.corefinder import find_core
     from emucore.libretro import CoreSession
 
     require_core("fceumm")

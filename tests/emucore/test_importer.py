@@ -1,4 +1,4 @@
-"""emucore.importer: matching ROMs in files, folders and (nested, broken) zips, on isolated data."""
+"""emucore.cli.import_roms: matching ROMs in files, folders and (nested, broken) zips, on isolated data."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from emucore import data, importer
+from emucore import data
+from emucore.cli import import_roms as importer
 from emucore.data import DefaultIntegrations, Integrations, installer
 from tests.conftest import GENESIS_ROM, NES_ROM
 

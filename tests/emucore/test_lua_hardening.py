@@ -80,7 +80,7 @@ def game_with(tmp_path: Path, script: str, scenario: dict | None = None) -> Path
 EVALUATE = """
 import sys
 from emucore import Emulator
-from emucore.gamedata_loader import GameDataSources, load_game_data
+from emucore.scenario.loader import GameDataSources, load_game_data
 from emucore.integration import find_rom
 from pathlib import Path
 folder = Path(sys.argv[1])

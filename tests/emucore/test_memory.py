@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from emucore.host.memory import AddressSpace, Block
 from emucore.libretro.structs import MemoryDescriptor
-from emucore.memory import AddressSpace, Block
 
 
 def genesis_space(raw: bytes) -> AddressSpace:

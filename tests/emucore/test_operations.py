@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from emucore import scenario
+from emucore.assist import done_evidence
 from emucore.integration import lint_scenario
 from emucore.operations import (
     OLD_NAMES,
@@ -17,8 +17,9 @@ from emucore.operations import (
     Operation,
     search_operation,
 )
+from emucore.scenario import model as scenario
 from emucore.search import OPS as SEARCH_OPS
-from emucore.search import MemorySearch, done_evidence
+from emucore.search import MemorySearch
 from emucore.search.movies import _change_op
 from emucore.search.ops import describe, renamed_label
 from tests.emucore.test_search import FakeEmulator

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 import emucore
-from emucore.agents import BruteAgent, RandomAgent, episode_seed
 from emucore.cli import main
 from emucore.rollout import Rollout, run_local
+from emucore.rollout.agents import BruteAgent, RandomAgent, episode_seed
 from tests.conftest import ROOT
 
 ALL = {"inttype": emucore.data.Integrations.ALL}

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from emucore import Emulator
-from emucore.corefinder import find_library
 from emucore.errors import GameLoadError, RomError
+from emucore.host.corefinder import find_library
 from emucore.libretro import rom_probe
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, play, require_core
 
@@ -71,7 +71,7 @@ OPEN_WITHOUT_STRUCTURE_CHECK = """
     from emucore import Emulator
     from emucore.errors import GameLoadError
     from emucore.libretro import rom_probe
-    from emucore.rom import CHECKS
+    from emucore.host.rom import CHECKS
     CHECKS.pop("32x")  # the probe's case: a damage no structure check of ours knows
     found = {}
     for attempt in range(2):

@@ -7,7 +7,7 @@ import pytest
 
 from emucore import Emulator
 from emucore.datatypes import parse_type
-from emucore.memory import AddressSpace, Block
+from emucore.host.memory import AddressSpace, Block
 from emucore.search import DEFAULT_TYPES, OPS, MemorySearch, Snapshot, search_type, system_types
 from tests.conftest import GENESIS_ROM, NES_ROM
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from emucore import Emulator
-from emucore.search import ValueCandidate, solve_value
+from emucore.assist import ValueCandidate, solve_value
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 G_B, G_C, LEFT = 1 << 0, 1 << 8, 1 << 6

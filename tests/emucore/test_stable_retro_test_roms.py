@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import emucore
-from emucore.emulator import Emulator
+from emucore.host.emulator import Emulator
 from tests.conftest import NES_ROM, ROOT
 from tests.emucore.stable_retro_trace import (
     PCE_PAD_BYTES,

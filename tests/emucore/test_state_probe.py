@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from emucore import Emulator
-from emucore.corefinder import find_library
 from emucore.errors import EmulatorBusyError, StateError
+from emucore.host.corefinder import find_library
 from emucore.integration import read_state_file
 from emucore.libretro import state_probe
 from emucore.paths import integrations_dir

@@ -13,7 +13,8 @@ import pytest
 import emucore
 from bench.eval_assisted import episode, first_done, with_rule
 from emucore import Emulator
-from emucore.search import Snapshot, done_rules, episode_examples, suggest_done
+from emucore.assist import done_rules, episode_examples, suggest_done
+from emucore.search import Snapshot
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 G_LIVES, G_GAME_OVER = 0xFF0012, 0xFF0013

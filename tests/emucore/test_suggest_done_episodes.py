@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from emucore import Emulator
+from emucore.assist import done_rules, suggest_done
 from emucore.operations import Operation
-from emucore.search import Snapshot, done_rules, suggest_done
+from emucore.search import Snapshot
 from tests.conftest import GENESIS_ROM
 
 G_SCORE, G_LIVES, G_GAME_OVER = 0xFF0000, 0xFF0012, 0xFF0013

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 import emucore
-from emucore.custom_variables import MAX_CUSTOM_VARIABLES
 from emucore.errors import EmucoreError, ScriptWarning, StateNotFoundError
-from emucore.gamedata_checks import UnmappedVariableError
 from emucore.integration import IntegrationError, lint, parse_data_json, parse_scenario_json
 from emucore.lua import LuaError, LuaScripts
 from emucore.paths import integrations_dir
+from emucore.scenario.custom_variables import MAX_CUSTOM_VARIABLES
+from emucore.scenario.load_checks import UnmappedVariableError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,10 +11,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import emucore as retro
-from emucore.actions import ActionGroups
 from emucore.env import RetroVectorEnv
-from emucore.gamedata_checks import UnmappedVariableError
 from emucore.integration import IntegrationError
+from emucore.scenario.actions import ActionGroups
+from emucore.scenario.load_checks import UnmappedVariableError
 from emucore.systems import get_system
 
 GAMES = ["StudioDemo-Genesis", "StudioDemo-Nes"]

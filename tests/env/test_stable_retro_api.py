@@ -130,7 +130,7 @@ def test_import_retro_resolves_to_emucore_modules_after_install():
     import sys
 
     code = (
-        "import emucore.retro_alias; emucore.retro_alias.install()\n"
+        "import emucore.retro.alias; emucore.retro.alias.install()\n"
         "import retro, retro.data, retro.testing.tools, emucore, emucore.data, emucore.testing.tools\n"
         "assert retro is emucore and retro.data is emucore.data and retro.testing.tools is emucore.testing.tools\n"
         "from retro.data import Integrations\n"

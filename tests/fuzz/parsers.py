@@ -138,8 +138,8 @@ def parsers() -> list[Parser]:
     table = [
         _json_file("data.json", NES, ("emucore/integration/datafile.py",), 8),
         _json_file("data.json", GENESIS, ("emucore/integration/datafile.py",), 4),
-        _json_file("scenario.json", NES, ("emucore/integration/scenariofile.py", "emucore/scenario.py"), 8),
-        _json_file("scenario.json", GENESIS, ("emucore/integration/scenariofile.py", "emucore/scenario.py"), 4),
+        _json_file("scenario.json", NES, ("emucore/integration/scenariofile.py", "emucore/scenario/model.py"), 8),
+        _json_file("scenario.json", GENESIS, ("emucore/integration/scenariofile.py", "emucore/scenario/model.py"), 4),
         _json_file("metadata.json", NES, ("emucore/integration/metadatafile.py",), 6),
         _integration_file("rom.sha", NES, lambda: byte_damage((NES / "rom.sha").read_bytes()) | special_files(), 2),
         _integration_file("Start.state", NES, lambda: byte_damage((NES / "Start.state").read_bytes(), 6)

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from emucore.cli.playback import main
 from emucore.movie import Movie, MovieError, MoviePlayer, bk2
-from emucore.movie.playback_command import main
 from tests.movie import entries, record_with_env, write_zip
 
 GEN_LOG = (

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from emucore.cli.playback import main
 from emucore.integration import rom_sha1
 from emucore.movie import Movie, MovieError, MoviePlayer
-from emucore.movie.playback_command import main
 from tests.conftest import GENESIS_ROM
 from tests.movie import bizhawk_genesis_log, bizhawk_header, record_with_env, write_bizhawk
 

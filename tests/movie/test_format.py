@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import emucore
-from emucore.emulator import Emulator
+from emucore.host.emulator import Emulator
 from emucore.movie import Movie, MovieError
 from emucore.movie.bk2 import columns_for, resolve_platform
 from emucore.systems import get_system

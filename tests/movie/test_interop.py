@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import emucore
-from emucore.emulator import Emulator
+from emucore.host.emulator import Emulator
 from emucore.movie import Movie, MoviePlayer, MovieRecorder
 from emucore.paths import integrations_dir
 from tests.conftest import GENESIS_ROM

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from emucore.emulator import Emulator
+from emucore.cli.playback import main
+from emucore.host.emulator import Emulator
 from emucore.movie import Movie, MovieError, MoviePlayer, MovieRecorder, replay
 from emucore.movie.bk2 import columns_for
-from emucore.movie.playback_command import main
 from tests.conftest import GENESIS_ROM, NES_ROM
 from tests.movie import record_with_env
 

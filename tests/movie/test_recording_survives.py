@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import emucore
-from emucore.emulator import Emulator
+from emucore.host.emulator import Emulator
 from emucore.movie import Movie, MoviePlayer
 from emucore.movie.take import CHECK_FRAMES
 from tests.conftest import NES_ROM
@@ -177,7 +177,7 @@ def test_a_dropped_movie_is_written_when_collected(tmp_path: Path) -> None:
 FORK_CHILD = f"""
 import os, sys
 import emucore
-from emucore.emulator import Emulator
+from emucore.host.emulator import Emulator
 
 path = os.path.join(sys.argv[1], "parent.bk2")
 with Emulator(sys.argv[2]) as em:

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from emucore.cli.playback import main
 from emucore.movie import replay
 from emucore.movie.playback import VideoWriter
-from emucore.movie.playback_command import main
 from tests.movie import record_with_env
 
 av = pytest.importorskip("av")

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from emucore import data as retro_data
-from emucore.agents import BruteAgent, RandomAgent
 from emucore.paths import integrations_dir
 from emucore.ray import run_on_ray
 from emucore.rollout import Rollout, run_local
+from emucore.rollout.agents import BruteAgent, RandomAgent
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.ray

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 import emucore
 from emucore import data
-from emucore.corefinder import find_library
+from emucore.host.corefinder import find_library
 from emucore.integration import read_data_json, read_metadata, read_scenario_json, read_state_file
 from emucore.paths import integrations_dir
 from studio.model.export import export_integration

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from emucore.done_explanation import describe_test
 from emucore.operations import Change, Operation
-from emucore.scenario import Term
+from emucore.scenario.explain import describe_test
+from emucore.scenario.model import Term
 from emucore.search import OPS as SEARCH_OPS
 from studio.qt.scenario_editor import NO_OP, OP_CHOICES
 from studio.qt.search_panel import AMOUNT_OPS, OP_TITLES, SNAPSHOT_OPS, VALUE_OPS

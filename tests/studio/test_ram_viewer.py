@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
-from emucore.memory import AddressSpace
+from emucore.host.memory import AddressSpace
 from studio.model.ram import hex_row
 from studio.model.session import Session
 from studio.model.watch import Watch

@@ -1,6 +1,6 @@
 """Why a scenario is done: the tests the evaluator's verdict rests on.
 
-:func:`explain` reads the done tree the way :class:`emucore.gamedata.GameData` evaluates it
+:func:`explain` reads the done tree the way :class:`emucore.scenario.evaluator.Evaluator` evaluates it
 (tests before sub-nodes, in file order, stopping where the evaluator stops) and names the tests
 that make ``done`` true:
 
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from emucore.operations import Operation
-from emucore.scenario import DoneNode, Scenario, Term, done_key
+from emucore.scenario.model import DoneNode, Scenario, Term, done_key
 
 Measure = Callable[[str, str], int]
 """``measure(name, measurement)``: a variable's value or delta, as the evaluator measures it."""

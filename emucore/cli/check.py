@@ -12,7 +12,7 @@ import re
 import sys
 from collections.abc import Sequence
 
-from emucore.cli_format import DefaultsHelpFormatter
+from emucore.cli.format import DefaultsHelpFormatter
 from emucore.errors import EmucoreError
 
 _CHECKPOINT = re.compile(r"^(?:(\d+):)?(\d+)=(-?\d[\d,_]*)$")

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from emucore.search.checkpoints import snapshots_of
 from emucore.search.movies import Replay, is_movie, movie_masks, movie_start, open_movie
 from emucore.search.snapshot import Snapshot
+from emucore.search.state_snapshots import snapshots_of
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from emucore.info_order import StringTable
-from emucore.memory import AddressSpace
-from emucore.retro_search import Frame, Search, checked_type
+from emucore.host.memory import AddressSpace
+from emucore.retro.info_order import StringTable
+from emucore.retro.search import Frame, Search, checked_type
 
 
 class Searches:

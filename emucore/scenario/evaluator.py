@@ -1,4 +1,5 @@
-"""stable-retro's GameData: a game's variables, its scenario's evaluation, and custom variables.
+"""The scenario evaluator (stable-retro's GameData as the env holds it): a game's variables, its
+scenario's evaluation, and custom variables.
 
 One evaluation (``update_ram``) takes a snapshot of memory, decides done, computes each player's
 reward in float32, adds them to the totals and counts the frame (integration-format.md §5.6).
@@ -12,20 +13,20 @@ from typing import Protocol
 
 import numpy as np
 
-from emucore.actions import ActionGroups
-from emucore.compiled_scenario import CompiledScenario, CompiledValues, compile_scenario
-from emucore.custom_variables import CustomVariables
-from emucore.custom_variables import as_int as _as_int
 from emucore.datatypes import ALL_ONES
-from emucore.done_explanation import DoneReason, explain
-from emucore.emulator import PLAYERS
 from emucore.errors import UnmappedAddressError
-from emucore.gamedata_api import GameDataMethods
-from emucore.info_order import StringTable, info_order
+from emucore.host.emulator import PLAYERS
+from emucore.host.memory import AddressSpace
 from emucore.libretro import CoreSession
 from emucore.libretro.observations import ObservationPlan
-from emucore.memory import AddressSpace
-from emucore.scenario import DoneNode, RewardSpec, Scenario, ScenarioError, Term
+from emucore.retro.gamedata_methods import GameDataMethods
+from emucore.retro.info_order import StringTable, info_order
+from emucore.scenario.actions import ActionGroups
+from emucore.scenario.compiled import CompiledScenario, CompiledValues, compile_scenario
+from emucore.scenario.custom_variables import CustomVariables
+from emucore.scenario.custom_variables import as_int as _as_int
+from emucore.scenario.explain import DoneReason, explain
+from emucore.scenario.model import DoneNode, RewardSpec, Scenario, ScenarioError, Term
 
 
 class VariableLike(Protocol):
@@ -38,11 +39,11 @@ def _read(memory: AddressSpace, variable: VariableLike) -> int:
     return memory.read(variable.address, variable.type, ALL_ONES if variable.mask is None else variable.mask)
 
 
-class GameData(GameDataMethods):
+class Evaluator(GameDataMethods):
     """Variables, scenario and custom variables over one emulator's live memory.
 
     stable-retro's methods for editing variables (``data["x"]``, ``set_variable``, ...) come from
-    :class:`emucore.gamedata_api.GameDataMethods`.
+    :class:`emucore.retro.gamedata_methods.GameDataMethods`.
 
     Args:
         variables: data.json's variables by name.
@@ -51,7 +52,7 @@ class GameData(GameDataMethods):
         actions: the action groups in force (the scenario's, else the system's).
         scripts: the Lua files the scenario lists, as (file name, source), in order.
 
-    Without scripts, ``update_ram`` runs the scenario compiled to C (:mod:`emucore.compiled_scenario`)
+    Without scripts, ``update_ram`` runs the scenario compiled to C (:mod:`emucore.scenario.compiled`)
     when it can be exact, else the Python below, which stays the reference: set ``compile`` to
     False to evaluate in Python only (the results are the same; tests compare the two).
     """
@@ -288,7 +289,7 @@ class GameData(GameDataMethods):
 
     def explain_done(self) -> list[DoneReason]:
         """Why the last evaluation was done: empty when it was not, else its reasons
-        (:mod:`emucore.done_explanation`). Call it right after ``update_ram()``.
+        (:mod:`emucore.scenario.explain`). Call it right after ``update_ram()``.
 
         The tests are measured again (the evaluation keeps no record, to stay fast). Only a reward
         script that wrote memory or custom variables after done was decided can make them measure
@@ -315,7 +316,7 @@ class GameData(GameDataMethods):
             raise LuaError("the scenario names a script function but loads no script")
         return self.lua
 
-    # ---- stable-retro's GameData methods ----
+    # ---- stable-retro's Evaluator methods ----
 
     def current_reward(self, player: int = 0) -> float:
         return self.rewards[player]
@@ -374,7 +375,7 @@ class GameData(GameDataMethods):
 
     def _in_info_order(self, info: dict[str, int]) -> dict[str, int]:
         """``info`` (the mapped variables, in their table's order) with the custom variables, ordered
-        as stable-retro's info (:mod:`emucore.info_order`): as it is unless some are unmapped or custom."""
+        as stable-retro's info (:mod:`emucore.retro.info_order`): as it is unless some are unmapped or custom."""
         if not self.custom and len(info) == len(self._info_items):
             return info
         custom = self.custom.names()

@@ -58,7 +58,7 @@ Three rules come before all of those:
 
 Pairs of top candidates that read the same at every checkpoint but decode the memory
 differently are in the result's ``ambiguities``, with a shown value that would separate them
-(:mod:`emucore.search.ambiguity`).
+(:mod:`emucore.assist.value_ambiguity`).
 
 Signed types are tried only when a shown value is negative (otherwise they read the same as
 their unsigned twins). The emulator is left as it was found.
@@ -71,15 +71,15 @@ from typing import Any
 
 import numpy as np
 
-from emucore.search.ambiguity import ambiguities
-from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
+from emucore.assist.value_ambiguity import ambiguities
+from emucore.assist.value_candidates import Shown, ValueCandidate, ValueCandidates
+from emucore.assist.value_ranking import SCALES, Group, ranked
 from emucore.search.decode import to_values, workspace
 from emucore.search.history import segments
 from emucore.search.plausible import preferences
-from emucore.search.ranking import SCALES, Group, ranked
 from emucore.search.snapshot import Snapshot
+from emucore.search.state_snapshots import StateLike, same_layout, snapshots_of
 from emucore.search.typelist import SearchType, search_type, system_types
-from emucore.search.value import Shown, ValueCandidate, ValueCandidates
 
 MAX_BIAS = 3
 LIMIT = 20
@@ -97,7 +97,7 @@ def solve_value(
     """The variables that read what the screen showed at each checkpoint, best first.
 
     Args:
-        emulator: The :class:`~emucore.emulator.Emulator` the states belong to (left as it was).
+        emulator: The :class:`~emucore.host.emulator.Emulator` the states belong to (left as it was).
         checkpoints: Two or more ``(state, shown)`` pairs: ``state`` from ``emulator.get_state()``
             (or a :class:`~emucore.search.Snapshot`), ``shown`` the value on screen, as an int
             or as the digits drawn (``"000120"``, leading spaces count as drawn places).
@@ -111,7 +111,7 @@ def solve_value(
 
     Returns:
         Up to ``limit`` candidates ranked as the module docstring says (empty when none fits),
-        a list with ``ambiguities`` (:class:`~emucore.search.value.Ambiguity`) and
+        a list with ``ambiguities`` (:class:`~emucore.assist.value_candidates.Ambiguity`) and
         ``played_frames`` (the frames of ``history`` read).
 
     Raises:

@@ -33,7 +33,7 @@ from typing import Literal, TextIO
 
 from tqdm import tqdm
 
-from emucore.cli_format import DefaultsHelpFormatter
+from emucore.cli.format import DefaultsHelpFormatter
 from emucore.data import Integrations, get_known_hashes
 from emucore.data.installer import RomInstaller
 

@@ -19,8 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from emucore.corefinder import FoundCore, find_core
 from emucore.errors import CoreError, GameLoadError, StateError
+from emucore.host.corefinder import FoundCore, find_core
+from emucore.host.memory import AddressSpace, Block
+from emucore.host.rom import check_rom_loads, read_rom
+from emucore.host.state_checks import state_problem
 from emucore.integration import IntegrationError, read_state_file, write_state_file
 from emucore.libretro import CoreSession, cartridge_ram
 from emucore.libretro.state_probe import StateProbe
@@ -32,10 +35,7 @@ from emucore.libretro.structs import (
     Geometry,
     Timing,
 )
-from emucore.memory import AddressSpace, Block
 from emucore.paths import core_system_dir
-from emucore.rom import check_rom_loads, read_rom
-from emucore.state_formats import state_problem
 from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
 
 PLAYERS = 2

@@ -3,8 +3,8 @@ stable-retro's old module name, ``install()`` makes ``retro`` and every ``retro.
 ``emucore`` and ``emucore.X`` themselves (the same objects, so patching ``retro.data.f`` patches
 ``emucore.data.f``).
 
-    import emucore.retro_alias
-    emucore.retro_alias.install()
+    import emucore.retro.alias
+    emucore.retro.alias.install()
     import retro.data          # emucore.data
 """
 

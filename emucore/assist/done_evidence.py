@@ -1,4 +1,4 @@
-"""What alive and over examples say about every byte and variable, for :mod:`emucore.search.done`.
+"""What alive and over examples say about every byte and variable, for :mod:`emucore.assist.done_suggestion`.
 
 :class:`Values` reads every probe (each mapped byte as ``|u1``, and the data.json variables) from
 a snapshot as one int64 vector; :class:`Evidence` accumulates, per probe and kind of test, whether
@@ -16,8 +16,8 @@ import numpy as np
 
 from emucore.datatypes import parse_type
 from emucore.operations import Operation
-from emucore.search.checkpoints import StateLike, snapshots_of
 from emucore.search.snapshot import Layout, Snapshot
+from emucore.search.state_snapshots import StateLike, snapshots_of
 
 EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN = (
     Operation.EQUAL, Operation.NOT_EQUAL, Operation.LESS_THAN, Operation.GREATER_THAN)

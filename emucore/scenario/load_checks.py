@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from emucore.errors import EmucoreError
+from emucore.host.memory import AddressSpace
 from emucore.integration import IntegrationError, variable_references
-from emucore.memory import AddressSpace
-from emucore.scenario import Scenario
+from emucore.scenario.model import Scenario
 
 
 class UnmappedVariableError(IntegrationError, IndexError):

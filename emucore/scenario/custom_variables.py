@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from emucore.info_order import StringTable
-from emucore.scenario import ScenarioError
+from emucore.retro.info_order import StringTable
+from emucore.scenario.model import ScenarioError
 
 MAX_CUSTOM_VARIABLES = 4096
 """Custom variables one episode may create (stable-retro's integrations use a handful)."""

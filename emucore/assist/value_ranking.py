@@ -1,5 +1,5 @@
 """How :func:`~emucore.search.solve_value` orders the candidates that read the shown values
-(the rules are in :mod:`emucore.search.solve`'s docstring): a sort by key columns, the play's
+(the rules are in :mod:`emucore.assist.value_solver`'s docstring): a sort by key columns, the play's
 verdicts, then families so that aliases of one answer do not crowd out the others.
 """
 
@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from emucore.assist.value_candidates import Shown, ValueCandidate
 from emucore.search.history import Reading, columns_of, record, verdicts
 from emucore.search.plausible import KIND_RANK, Preferences, exact, misfit, raw_bytes
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType
-from emucore.search.value import Shown, ValueCandidate
 
 SCALES = (1, 10, 100, 1000)
 FAMILY_FIRST = (3, 2)  # members of a family listed before the next family's (int shown, digits shown)

@@ -1,5 +1,5 @@
-"""Reading the memory of labelled save states, for the solvers (:mod:`emucore.search.solve`,
-:mod:`emucore.search.done`): each state is loaded once, its memory copied into a
+"""Reading the memory of labelled save states, for the solvers (:mod:`emucore.assist.value_solver`,
+:mod:`emucore.assist.done_suggestion`): each state is loaded once, its memory copied into a
 :class:`~emucore.search.snapshot.Snapshot`, and the emulator's own state loaded back.
 """
 

@@ -1,6 +1,6 @@
 """A scenario's per-frame evaluation compiled to one C call (emucore/libretro/evaluate.c).
 
-:class:`emucore.gamedata.GameData` evaluates a scenario in Python; that evaluator is the
+:class:`emucore.scenario.evaluator.Evaluator` evaluates a scenario in Python; that evaluator is the
 reference (bit-identical to stable-retro) and the fallback. For the common scenario (data.json
 variables, a done tree of tests, reward terms; no Lua) :func:`compile_scenario` builds a program
 that gives the same done flag, float32 rewards and variable values from one C call:
@@ -27,12 +27,12 @@ import numpy as np
 
 from emucore.datatypes import ALL_ONES, U64, DataType, InvalidTypeError, parse_type
 from emucore.errors import UnmappedAddressError
+from emucore.host.memory import AddressSpace
 from emucore.libretro.evaluator import NativeEvaluator, NodeCode, TermCode, VarCode
 from emucore.libretro.observations import ObservationPlan
 from emucore.libretro.session import CoreSession
-from emucore.memory import AddressSpace
 from emucore.operations import EVALUATE, Operation
-from emucore.scenario import DoneNode, RewardSpec, Scenario, Term
+from emucore.scenario.model import DoneNode, RewardSpec, Scenario, Term
 
 OP_CODES = {op: index for index, op in enumerate(Operation)}  # evaluate.c's order
 KINDS = {"u": 0, "i": 1, "d": 2, "n": 3}

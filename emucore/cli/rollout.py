@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from emucore.cli_format import DefaultsHelpFormatter
+from emucore.cli.format import DefaultsHelpFormatter
 from emucore.enums import State
 from emucore.errors import EmucoreError
 
@@ -61,7 +61,7 @@ def _run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from emucore import data as retro_data
-    from emucore.agents import cli_agent
+    from emucore.rollout.agents import cli_agent
     from emucore.rollout.local import run_local
     from emucore.rollout.plan import Rollout
 

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from emucore.assist.value_candidates import Ambiguity, ValueCandidate
 from emucore.datatypes import parse_type
 from emucore.search.snapshot import Snapshot
-from emucore.search.value import Ambiguity, ValueCandidate
 
 TOP = 8  # pairs among the first this many candidates
 FIRST = 3  # ... of which the higher-ranked one is among the first three

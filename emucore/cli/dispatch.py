@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emucore import __version__
-from emucore.cli_format import DefaultsHelpFormatter
-from emucore.corefinder import find_library, search_dirs
+from emucore.cli.format import DefaultsHelpFormatter
 from emucore.errors import EmucoreError
+from emucore.host.corefinder import find_library, search_dirs
 from emucore.paths import descriptors_dir
 from emucore.systems import System, library, systems
 
@@ -78,7 +78,7 @@ def cmd_cores(args: argparse.Namespace) -> int:
 
 
 def _rom_info(rom: str, core: str | None) -> dict[str, Any]:
-    from emucore.emulator import Emulator
+    from emucore.host.emulator import Emulator
 
     with Emulator(rom, core=core) as emu:
         info = emu.session.system_info
@@ -252,13 +252,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _own_parser(name: str) -> Callable[[list[str]], int]:
     """The ``main`` of a subcommand that parses its own options (--help included)."""
     if name == "import":
-        from emucore.importer import main
+        from emucore.cli.import_roms import main
     elif name == "playback":
-        from emucore.movie.playback_command import main
+        from emucore.cli.playback import main
     elif name == "check":
-        from emucore.check_command import main
+        from emucore.cli.check import main
     else:
-        from emucore.rollout_command import main
+        from emucore.cli.rollout import main
     return main
 
 

@@ -21,8 +21,8 @@ from functools import cache
 import numpy as np
 
 from emucore.datatypes import DataType, InvalidTypeError, parse_type
-from emucore.info_order import StringTable
-from emucore.memory import AddressSpace
+from emucore.host.memory import AddressSpace
+from emucore.retro.info_order import StringTable
 
 U64 = (1 << 64) - 1
 

@@ -38,9 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from emucore.operations import Operation
-from emucore.search.checkpoints import StateLike, same_layout, snapshots_of
-from emucore.search.done_evidence import (
+from emucore.assist.done_evidence import (
     KINDS,
     MANY_VALUES,
     OP_RANK,
@@ -51,8 +49,10 @@ from emucore.search.done_evidence import (
     Variable,
     data_variables,
 )
-from emucore.search.episodes import DoneExamples, episode_examples
+from emucore.assist.done_examples import DoneExamples, episode_examples
+from emucore.operations import Operation
 from emucore.search.snapshot import Snapshot
+from emucore.search.state_snapshots import StateLike, same_layout, snapshots_of
 
 POOL = 768  # the tests combined into rules of two terms: half the most stable, half the rarest alive
 TRIPLE_POOL = 48  # the first of those combined into rules of three
@@ -279,7 +279,7 @@ def suggest_done(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[
     """A done rule that is true on every game over and false on every alive frame.
 
     Args:
-        emulator: The :class:`~emucore.emulator.Emulator` the states belong to (left as it was).
+        emulator: The :class:`~emucore.host.emulator.Emulator` the states belong to (left as it was).
         alive: Marked states (or snapshots) where the game is running.
         over: Marked states at the frame the episode should end (one or more game overs).
         episodes: The recorded play: episodes that each end at a game over, each a

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from emucore.cli_format import DefaultsHelpFormatter
+from emucore.cli.format import DefaultsHelpFormatter
 from emucore.errors import EmucoreError
 from emucore.movie.movie import Movie
 from emucore.movie.playback import (

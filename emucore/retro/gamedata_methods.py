@@ -1,8 +1,8 @@
-"""stable-retro's ``GameData`` methods that :class:`emucore.gamedata.GameData` offers on top of its
+"""stable-retro's ``GameData`` methods that :class:`emucore.scenario.evaluator.Evaluator` offers on top of its
 evaluation: item access (``data["x"]``), editing the variables (``get_variable``, ``set_variable``,
 ``remove_variable``, ``list_variables``, ``vars``), the action and crop queries, and memory search
 (``search``, ``delta_search``, ``get_search``, ``remove_search``, ``list_searches``, ``searches``,
-``memory``: :mod:`emucore.retro_search`).
+``memory``: :mod:`emucore.retro.search`).
 
 A variable is a dict ``{"address": int, "type": str}`` as in stable-retro, plus ``"mask"`` when
 data.json gives one (stable-retro drops masks here). An edit takes effect at the next evaluation.
@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emucore.integration.datafile import Variable, variables_from_info
-from emucore.retro_search import Search
-from emucore.retro_search_handles import Memory, Searches, SearchListHandle
+from emucore.retro.search import Search
+from emucore.retro.search_handles import Memory, Searches, SearchListHandle
 
 if TYPE_CHECKING:
-    from emucore.actions import ActionGroups
-    from emucore.memory import AddressSpace
-    from emucore.scenario import Scenario
+    from emucore.host.memory import AddressSpace
+    from emucore.scenario.actions import ActionGroups
+    from emucore.scenario.model import Scenario
 
 
 def _as_dict(variable: Variable) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The one way from an integration's files to its evaluator (:class:`~emucore.gamedata.GameData`).
+"""The one way from an integration's files to its evaluator (:class:`~emucore.scenario.evaluator.Evaluator`).
 
 The env, the studio's live scenario preview, its episode recorder and its regression replays all
 build their evaluator here, so they agree on what a folder means: data.json's variables (entries
@@ -18,10 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emucore.actions import ActionGroups
 from emucore.errors import ScriptWarning
-from emucore.gamedata import GameData, VariableLike
-from emucore.gamedata_checks import check_mapped, check_references, check_script_functions
+from emucore.host.memory import AddressSpace
 from emucore.integration import (
     DATA_FILE,
     SCENARIO_FILE,
@@ -30,8 +28,10 @@ from emucore.integration import (
     read_scenario_json,
     read_scripts,
 )
-from emucore.memory import AddressSpace
-from emucore.scenario import Scenario, ScenarioError
+from emucore.scenario.actions import ActionGroups
+from emucore.scenario.evaluator import Evaluator, VariableLike
+from emucore.scenario.load_checks import check_mapped, check_references, check_script_functions
+from emucore.scenario.model import Scenario, ScenarioError
 from emucore.systems import System
 
 
@@ -70,7 +70,7 @@ class GameDataSources:
 class LoadedGameData:
     """An evaluator and what its caller should warn about (message, warning class)."""
 
-    data: GameData
+    data: Evaluator
     warnings: list[tuple[str, type[Warning]]] = field(default_factory=list)
 
 
@@ -130,7 +130,7 @@ def load_game_data(
         check_script_functions(raw, where, bool(scripts))
     notes += [(text, UserWarning) for text in check_mapped(variables, scenario, data_path, memory())]
     groups = ActionGroups(scenario.actions or system.actions, system.buttons)
-    data = GameData(variables, scenario, memory, groups, scripts)
+    data = Evaluator(variables, scenario, memory, groups, scripts)
     data.search_types = system.types
     if data.lua is not None:
         notes += [(f"{where}: a script failed to load: {error}", ScriptWarning) for error in data.lua.load_errors]
