@@ -10,7 +10,7 @@ The ``.pth`` runs in every interpreter of the environment (pip's included), so t
 imports nothing that a bare ``python -c pass`` does not import anyway (only ``sys``): no
 ``from __future__ import annotations`` (annotations that name types are strings instead), no
 ``typing``, and ``importlib.util`` only once ``import gymnasium`` has begun.
-``tests/env/test_pth_hook.py`` holds it to that.
+``tests/emucore/env/test_pth_hook.py`` holds it to that.
 """
 
 import sys

@@ -27,7 +27,7 @@ import emucore  # noqa: E402
 from emucore.ray import env_config, env_creator, run_on_ray  # noqa: E402
 from emucore.rollout import Rollout, run_local  # noqa: E402
 from emucore.rollout.agents import RandomAgent  # noqa: E402
-from tests.ray.local_cluster import LocalCluster  # noqa: E402
+from tests.emucore.ray.local_cluster import LocalCluster  # noqa: E402
 
 
 def rollout(args) -> Rollout:

@@ -33,6 +33,14 @@ def airstriker_folder() -> Path | None:
     return folder if (folder / "rom.md").is_file() else None
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (``--dist loadgroup``) the Ray tests run on one worker: they share one cluster."""
+    for item in items:
+        if item.get_closest_marker("ray"):
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def no_user_studio_data(tmp_path_factory):
     """The studio's data folder is a lookup place of emucore: never the user's in tests."""

@@ -13,8 +13,10 @@ evaluates it (:mod:`emucore.assist.replay`) and reports:
   where it fires in ordinary movies (info);
 * variables: addresses the game's memory does not hold, values that never changed.
 
->>> report = check_integration("integrations/StudioDemo-Nes", episodes=["ep1.bk2"])
->>> report.ok, [f.message for f in report.findings if f.severity == "problem"]
+For example (not run: it needs a game's states or movies)::
+
+    report = check_integration("integrations/StudioDemo-Nes", episodes=["ep1.bk2"])
+    report.ok, [f.message for f in report.findings if f.severity == "problem"]
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""Examples for :func:`~emucore.search.suggest_done` from recorded episodes.
+"""Examples for :func:`~emucore.assist.suggest_done` from recorded episodes.
 
->>> examples = episode_examples(emulator, ["death1.bk2", "death2.bk2"])
->>> variables, done = suggest_done(emulator, examples.alive, examples.over)
+For example (not run: it needs a game's states or movies)::
+
+    examples = episode_examples(emulator, ["death1.bk2", "death2.bk2"])
+    variables, done = suggest_done(emulator, examples.alive, examples.over)
 
 An episode movie ends at a game over (the studio's episode recordings and stable-retro's
 ``record=`` stop at the step where ``done`` fired). Its replay gives the examples: the memory

@@ -1,7 +1,9 @@
 """Propose a done rule from examples: ``suggest_done(emulator, alive=[...], over=[...])``.
 
->>> variables, done = suggest_done(emulator, alive=alive_states, over=game_over_states, data=info)
->>> done     # {"variables": {"lives": {"op": "zero"}}}
+For example (not run: it needs a game's states or movies)::
+
+    variables, done = suggest_done(emulator, alive=alive_states, over=game_over_states, data=info)
+    done     # {"variables": {"lives": {"op": "zero"}}}
 
 A rule is one to three tests on memory (each byte as ``|u1``, or as ``|i1`` for ``negative``,
 and every variable of ``data``), joined by ``all``. It is true on every over example and
@@ -284,7 +286,7 @@ def suggest_done(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[
         over: Marked states at the frame the episode should end (one or more game overs).
         episodes: The recorded play: episodes that each end at a game over, each a
             :class:`~emucore.movie.Movie`, a ``.bk2`` path or a list of states in time order
-            (:func:`~emucore.search.episode_examples`), or what that function gave (episodes
+            (:func:`~emucore.assist.episode_examples`), or what that function gave (episodes
             taken with different margins, added together). Every frame before the game over is
             alive, the last one is over.
         margin: Frames just before each episode's game over that are neither alive nor over.

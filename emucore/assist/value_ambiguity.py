@@ -1,4 +1,4 @@
-"""Which top candidates of :func:`~emucore.search.solve_value` the checkpoints cannot tell apart,
+"""Which top candidates of :func:`~emucore.assist.solve_value` the checkpoints cannot tell apart,
 and what the screen would have to show to do it.
 
 Two candidates that share bytes read the same at every checkpoint (both explain every shown

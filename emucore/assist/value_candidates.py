@@ -1,4 +1,4 @@
-"""What :func:`~emucore.search.solve_value` gives: candidates, the ambiguities between them,
+"""What :func:`~emucore.assist.solve_value` gives: candidates, the ambiguities between them,
 and the shown values they were asked to explain."""
 
 from __future__ import annotations

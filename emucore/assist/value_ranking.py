@@ -1,4 +1,4 @@
-"""How :func:`~emucore.search.solve_value` orders the candidates that read the shown values
+"""How :func:`~emucore.assist.solve_value` orders the candidates that read the shown values
 (the rules are in :mod:`emucore.assist.value_solver`'s docstring): a sort by key columns, the play's
 verdicts, then families so that aliases of one answer do not crowd out the others.
 """

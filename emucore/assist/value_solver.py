@@ -1,8 +1,10 @@
 """Find a value from what the screen shows: ``solve_value(emulator, [(state, shown), ...])``.
 
->>> candidates = solve_value(emulator, [(s1, "000120"), (s2, "000350"), (s3, "001200")])
->>> best = candidates[0]
->>> best.address, best.type, best.scale, best.bias     # 16711680, ">d3", 1, 0
+For example (not run: it needs a game's states or movies)::
+
+    candidates = solve_value(emulator, [(s1, "000120"), (s2, "000350"), (s3, "001200")])
+    best = candidates[0]
+    best.address, best.type, best.scale, best.bias     # 16711680, ">d3", 1, 0
 
 Every candidate reads the shown value at every checkpoint as ``stored * scale + bias``, with
 ``stored`` what ``emulator.memory.read(address, type)`` gives in that state.

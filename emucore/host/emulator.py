@@ -1,9 +1,12 @@
 """``Emulator``: one game running on one libretro core, with stable-retro's RetroEmulator API.
 
->>> with Emulator("integrations/StudioDemo-Genesis/rom.md") as emu:
+>>> from emucore.paths import integrations_dir
+>>> with Emulator(integrations_dir() / "StudioDemo-Genesis" / "rom.md") as emu:
 ...     emu.set_button_mask(1 << 7)        # RIGHT
 ...     emu.step()
-...     frame = emu.get_screen()           # (224, 320, 3) uint8
+...     frame = emu.get_screen()
+>>> frame.shape, frame.dtype
+((224, 320, 3), dtype('uint8'))
 
 Several emulators, of the same core too, can live in one process: each loads a private copy
 of its core. ``step()`` releases the GIL while the core runs, so emulators on threads run in

@@ -1,14 +1,23 @@
 """``Movie``: stable-retro's movie object (``retro.Movie``), over our ``.bk2``/``.fm2`` code.
 
->>> movie = Movie("run.bk2")                 # read
+>>> import os, tempfile
+>>> from emucore import Emulator
+>>> from emucore.paths import integrations_dir
+>>> emulator = Emulator(integrations_dir() / "StudioDemo-Genesis" / "rom.md")
+>>> path = os.path.join(tempfile.mkdtemp(), "out.bk2")
+>>> movie = Movie(path, True, players=1)     # record
+>>> movie.configure("StudioDemo-Genesis", emulator)
+>>> movie.set_state(emulator.get_state())
+>>> for frame in range(3):                    # one line per emulated frame
+...     movie.set_key(7, True, 0)             # RIGHT
+...     recorded = movie.step()
+>>> movie.close()                             # the file is written here, atomically
+
+>>> movie = Movie(path)                       # read
 >>> while movie.step():
 ...     keys = [movie.get_key(i, 0) for i in range(12)]
-
->>> movie = Movie("out.bk2", True, players=1)  # record
->>> movie.configure("StudioDemo-Genesis", emulator)
->>> movie.set_state(start_state)
->>> movie.set_key(7, True, 0); movie.step()  # one line per emulated frame
->>> movie.close()                             # the file is written here, atomically
+>>> keys.index(True)
+7
 
 Differences from stable-retro, all deliberate:
 

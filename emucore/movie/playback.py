@@ -214,9 +214,23 @@ def _read_start_state(path: str) -> bytes:
 class MoviePlayer:
     """A movie opened against its game's env, reset and ready to step (iterate it).
 
-    >>> with MoviePlayer("run.bk2") as player:
+    >>> import os, tempfile
+    >>> from emucore import Emulator
+    >>> from emucore.movie import Movie
+    >>> from emucore.paths import integrations_dir
+    >>> emulator = Emulator(integrations_dir() / "StudioDemo-Genesis" / "rom.md")
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.bk2")
+    >>> movie = Movie(path, True, players=1)
+    >>> movie.configure("StudioDemo-Genesis", emulator)
+    >>> movie.set_state(emulator.get_state())
+    >>> for frame in range(3):
+    ...     recorded = movie.step()
+    >>> movie.close()
+    >>> with MoviePlayer(path) as player:
     ...     for step in player:
     ...         ram = player.env.get_ram()
+    >>> step.index, ram.shape
+    (2, (65536,))
 
     Args:
         movie: The movie file (or an open read-mode :class:`Movie`).

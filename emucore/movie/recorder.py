@@ -1,12 +1,18 @@
 """``MovieRecorder``: record a ``.bk2`` from an emulator the caller drives frame by frame (the studio).
 
->>> recorder = MovieRecorder("take1.bk2", emulator, "StudioDemo-Genesis")  # snapshot = start state
->>> for masks in inputs:
+>>> import os, tempfile
+>>> from emucore import Emulator
+>>> from emucore.paths import integrations_dir
+>>> emulator = Emulator(integrations_dir() / "StudioDemo-Genesis" / "rom.md")
+>>> path = os.path.join(tempfile.mkdtemp(), "take1.bk2")
+>>> recorder = MovieRecorder(path, emulator, "StudioDemo-Genesis")  # snapshot = start state
+>>> for masks in [[0], [1 << 7], [1 << 7]]:  # nothing, then RIGHT twice
 ...     recorder.record_frame(masks)      # the masks the emulator gets for the next frame...
 ...     for player, mask in enumerate(masks):
 ...         emulator.set_button_mask(mask, player)
 ...     emulator.step()                   # ...then the frame
->>> recorder.close()                      # writes the file atomically
+>>> recorder.close().name                 # writes the file atomically
+'take1.bk2'
 
 Line 0 of a movie is its *reset frame*: replayers (ours and stable-retro's ``playback_movie``)
 load ``Core.bin`` and run line 0 as ``env.reset()`` does, **with every button released**. So

@@ -1,9 +1,11 @@
 """Making emucore envs in RLlib's env runners, on nodes that have emucore but not the integration.
 
->>> ray.init(address="auto")
->>> register_env("emucore", env_creator)
->>> config = PPOConfig().environment("emucore", env_config=env_config("Airstriker-Genesis-v0", state="Level1",
-...                                  use_restricted_actions=emucore.Actions.DISCRETE))
+For example (not run: it needs a Ray cluster)::
+
+    ray.init(address="auto")
+    register_env("emucore", env_creator)
+    config = PPOConfig().environment("emucore", env_config=env_config("Airstriker-Genesis-v0", state="Level1",
+                                     use_restricted_actions=emucore.Actions.DISCRETE))
 """
 
 from __future__ import annotations

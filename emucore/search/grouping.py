@@ -8,8 +8,22 @@ width that holds the values seen, the system's byte order, word alignment, binar
 before nibbles, unsigned before signed), and can hide the wider types whose extra bytes were
 zero at every snapshot of the search when a narrower type of the same kind is searched too.
 
+>>> from emucore import Emulator
+>>> from emucore.paths import integrations_dir
+>>> from emucore.search import MemorySearch
+>>> emulator = Emulator(integrations_dir() / "StudioDemo-Nes" / "rom.nes")
+>>> emulator.run_frames(60)
+>>> search = MemorySearch(emulator)       # every type of the NES
+>>> emulator.set_button_mask(1 << 7); emulator.run_frames(10)     # hold RIGHT: the screen shows x = 130
+>>> search.refine("equal", 130)
+17
+>>> emulator.run_frames(20)               # x = 150
+>>> search.refine("equal", 150)
+9
 >>> grouped = group_candidates(search, hide_zero_extended=True)
->>> grouped.addresses[:3], grouped.members(0)   # rows of search.candidates, most plausible first
+>>> [(hex(address), [search.candidates[i].type for i in grouped.members(row)])
+...  for row, address in enumerate(grouped.addresses[:2])]      # one row per address
+[('0x15', ['>i2']), ('0x16', ['|u1'])]
 """
 
 from __future__ import annotations

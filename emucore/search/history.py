@@ -1,4 +1,4 @@
-"""The play around the checkpoints, for :func:`~emucore.search.solve_value`: a candidate that
+"""The play around the checkpoints, for :func:`~emucore.assist.solve_value`: a candidate that
 reads the shown value at every checkpoint is also read at every frame of the play between them.
 
 A score is steady: it changes rarely and by the amounts the game awards. A buffer the game

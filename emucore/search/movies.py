@@ -1,7 +1,9 @@
 """Movie-aligned search: the values that changed as told at given frames of a replay.
 
->>> s = search_movie(emulator, Movie("death.bk2"), None, {312: -1, 640: -1})
->>> s.candidates            # decreased by exactly 1 at frames 312 and 640, unchanged at all others
+For example (not run: it needs a game's states or movies)::
+
+    s = search_movie(emulator, Movie("death.bk2"), None, {312: -1, 640: -1})
+    s.candidates            # decreased by exactly 1 at frames 312 and 640, unchanged at all others
 
 The movie is replayed headlessly from the start state, one snapshot per frame, and the
 emulator's own state (and held buttons) are restored afterwards. Frames not listed are checked

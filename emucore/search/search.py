@@ -1,12 +1,20 @@
 """``MemorySearch``: find where a game keeps a value by refining candidates across snapshots.
 
->>> s = MemorySearch(emulator)            # every address, every type of the system: unknown value
->>> hold(B); emulator.run_frames(10)
+>>> from emucore import Emulator
+>>> from emucore.paths import integrations_dir
+>>> emulator = Emulator(integrations_dir() / "StudioDemo-Nes" / "rom.nes")
+>>> emulator.run_frames(60)
+>>> s = MemorySearch(emulator, ["|u1"])   # every address as a byte (by default every type of the system)
+>>> emulator.set_button_mask(1 << 7); emulator.run_frames(10)     # hold RIGHT
 >>> s.refine("increased")                 # compares with the previous snapshot, takes a new one
->>> release(); emulator.run_frames(10)
+9
+>>> emulator.set_button_mask(0); emulator.run_frames(10)
 >>> s.refine("unchanged")
->>> [(hex(c.address), c.type, c.value) for c in s.candidates[:5]]
->>> s.undo(); s.redo()                    # candidate sets and snapshots restored exactly
+5
+>>> [(hex(c.address), c.type, c.value) for c in s.candidates[:2]]   # x, then a sprite's copy of it
+[('0x16', '|u1', 130), ('0x203', '|u1', 130)]
+>>> s.undo(), s.redo()                    # candidate sets and snapshots restored exactly
+(True, True)
 
 Plain numpy, no Qt: usable from a notebook, a script or the studio.
 """

@@ -1,7 +1,16 @@
 """Searching across save states: memory read from a state, and values matched to labels.
 
->>> lives = compare_states(emulator, {3: state_a, 2: state_b, 1: state_c})
->>> [(hex(c.address), c.type) for c in lives.candidates]
+>>> from emucore import Emulator
+>>> from emucore.paths import integrations_dir
+>>> emulator = Emulator(integrations_dir() / "StudioDemo-Nes" / "rom.nes")
+>>> emulator.run_frames(60)
+>>> states = {}                           # the player's x as the screen shows it, by state
+>>> for shown, frames in [(130, 10), (150, 20), (180, 30)]:
+...     emulator.set_button_mask(1 << 7); emulator.run_frames(frames); emulator.set_button_mask(0)
+...     states[shown] = emulator.get_state()
+>>> found = compare_states(emulator, states, ["|u1"])
+>>> [(hex(c.address), c.type) for c in found.candidates][:2]     # x, then a sprite's copy of it
+[('0x16', '|u1'), ('0x203', '|u1')]
 
 The emulator is left exactly as it was: each state is loaded, its memory copied, and the
 emulator's own state loaded back.

@@ -5,7 +5,7 @@ emulator's state with the session's frame number) in the studio's workspace for 
 (``done_marks/alive-000123.state`` and ``done_marks/index.json``), so they survive a restart.
 Episode movies (by default the ones the session recorded in episode mode, each ending at a
 game over) are examples too. :meth:`DoneMarks.suggest` ranks done rules with
-:func:`emucore.search.done_rules`; :meth:`~DoneMarks.preview` replays the regression movies
+:func:`emucore.assist.done_rules`; :meth:`~DoneMarks.preview` replays the regression movies
 under a rule (:mod:`studio.model.done_rule`); :meth:`~DoneMarks.accept` writes it.
 
 >>> marks = DoneMarks(session)

@@ -1,7 +1,7 @@
 """Find from screen: type the number the screen shows a few times, get the variable. No Qt.
 
 Each entry keeps the state of that moment as a checkpoint; from two entries on,
-:func:`emucore.search.solve_value` ranks the places and types that read what was typed at every
+:func:`emucore.assist.solve_value` ranks the places and types that read what was typed at every
 checkpoint (with a scale and bias when the screen draws a trailing zero or shows lives + 1),
 checked on the play the rewind history holds (a HUD buffer that holds the score only at some
 frames ranks after the steady readings).

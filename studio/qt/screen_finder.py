@@ -2,7 +2,7 @@
 
 Each number typed (Enter) keeps the state of that moment as a checkpoint and gives the focus
 back to the game. From two checkpoints on, the ranked candidates of
-:func:`emucore.search.solve_value` are listed with their type, scale, bias and live value; "Make
+:func:`emucore.assist.solve_value` are listed with their type, scale, bias and live value; "Make
 variable" adds the selected one (name proposed: ``score``), as a reward too when asked.
 """
 

@@ -22,7 +22,7 @@ from emucore.search import OPS as SEARCH_OPS
 from emucore.search import MemorySearch
 from emucore.search.movies import _change_op
 from emucore.search.ops import describe, renamed_label
-from tests.emucore.test_search import FakeEmulator
+from tests.emucore.search.test_search import FakeEmulator
 
 # stable-retro's scenario evaluator (data/data.cpp), as emucore computed it before the enum
 STABLE_RETRO = {
