@@ -33,6 +33,10 @@ class CallbackSession(Protocol):
     timing: Timing | None
     environment_calls: dict[int, int]
     callback_thread: int | None
+    # char arrays the core reads the directories and its own path from while the session lives
+    system_dir_c: Any
+    save_dir_c: Any
+    core_path_c: Any
 
     def stash_error(self, exc: BaseException) -> None: ...
 
