@@ -141,7 +141,7 @@ def sweep_stale_temps(folder: str | os.PathLike[str], prefix: str = TEMP_PREFIX)
     """Removes the temp files our atomic writes left in ``folder`` when their process was killed
     (``.<name>.<random>.tmp`` that no live process holds locked); ``prefix`` narrows it to one target.
     Returns what was removed; a folder that cannot be listed is left alone."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:

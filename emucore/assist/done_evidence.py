@@ -65,7 +65,7 @@ class Test:
 
 
 @dataclass(frozen=True)
-class Variable:
+class TestedVariable:
     address: int
     type: str
     mask: int | None
@@ -76,11 +76,11 @@ class Values:
     """Every variable's value in a snapshot as one int64 vector: each mapped byte (``|u1``, named
     after a ``|u1`` variable of ``data`` there), then the other variables of ``data``."""
 
-    def __init__(self, layout: Layout, data: list[Variable]):
+    def __init__(self, layout: Layout, data: list[TestedVariable]):
         self.positions = layout.valid_positions
         addresses = layout.addresses(self.positions)
         named = {v.address: v.name for v in data if v.mask is None and v.type == "|u1"}
-        self.variables = [Variable(int(a), "|u1", None, named.get(int(a))) for a in addresses]
+        self.variables = [TestedVariable(int(a), "|u1", None, named.get(int(a))) for a in addresses]
         self.extra = [v for v in data if not (v.mask is None and v.type == "|u1")]
         self.variables += self.extra
         self.extra_positions = layout.positions_of(np.array([v.address for v in self.extra], dtype=np.int64))
@@ -185,7 +185,7 @@ class Evidence:
         return (test.tier, test.name is None, test.changes, OP_RANK[test.op], test.type, test.address)
 
 
-def data_variables(data: Mapping[str, Any] | None) -> list[Variable]:
+def data_variables(data: Mapping[str, Any] | None) -> list[TestedVariable]:
     if data is None:
         return []
     if not isinstance(data, Mapping):
@@ -203,7 +203,7 @@ def data_variables(data: Mapping[str, Any] | None) -> list[Variable]:
         mask = spec.get("mask")
         if mask is not None and (isinstance(mask, bool) or not isinstance(mask, int)):
             raise ValueError(f"data: variable {name!r}: mask must be an integer")
-        out.append(Variable(int(spec["address"]), dtype.text, mask, str(name)))
+        out.append(TestedVariable(int(spec["address"]), dtype.text, mask, str(name)))
     return out
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from emucore.search.movies import Replay, is_movie, movie_masks, movie_start, open_movie
+from emucore.search.movies import MaskReplay, is_movie, movie_masks, movie_start, open_movie
 from emucore.search.snapshot import Snapshot
 from emucore.search.state_snapshots import snapshots_of
 
@@ -32,7 +32,7 @@ from emucore.search.state_snapshots import snapshots_of
 class Frames:
     """Several replays (or lists of snapshots) in a row, iterable any number of times."""
 
-    replays: tuple[Sequence[Snapshot] | Replay, ...]
+    replays: tuple[Sequence[Snapshot] | MaskReplay, ...]
 
     def __len__(self) -> int:
         return sum(len(r) for r in self.replays)
@@ -90,7 +90,7 @@ def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
     if not any(is_movie(item) for item in items) and all(
             isinstance(item, (bytes, bytearray, memoryview, Snapshot)) for item in items):
         items = [items]  # one episode given as its list of states
-    replays: list[Sequence[Snapshot] | Replay] = []
+    replays: list[Sequence[Snapshot] | MaskReplay] = []
     over, near = [], []
     for index, item in enumerate(items):
         if not is_movie(item):
@@ -104,14 +104,14 @@ def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
         if len(masks) < margin + 2:
             raise ValueError(f"movie {index} has {len(masks)} frames; with margin {margin} it needs {margin + 2}")
         start = movie_start(movie) or bytes(start_state or emulator.get_state())
-        replays.append(Replay(emulator, masks, start, len(masks) - 1 - margin))
+        replays.append(MaskReplay(emulator, masks, start, len(masks) - 1 - margin))
         if margin:  # one replay gives the margin's frames and the game over
-            *margin_frames, last = deque(Replay(emulator, masks, start, len(masks)), maxlen=margin + 1)
+            *margin_frames, last = deque(MaskReplay(emulator, masks, start, len(masks)), maxlen=margin + 1)
             near.append(margin_frames)
             over.append(last)
         else:
             near.append([])
-            over.append(Replay(emulator, masks, start, len(masks)).final())
+            over.append(MaskReplay(emulator, masks, start, len(masks)).final())
     return DoneExamples(Frames(tuple(replays)), over, near)
 
 

@@ -47,8 +47,8 @@ from emucore.assist.done_evidence import (
     Evidence,
     Kept,
     Test,
+    TestedVariable,
     Values,
-    Variable,
     data_variables,
 )
 from emucore.assist.done_examples import DoneExamples, episode_examples
@@ -251,7 +251,7 @@ def _co_true(left: np.ndarray, right: np.ndarray, chunk: int = 4096) -> np.ndarr
     return out
 
 
-def _rule(tests: tuple[Test, ...], data: list[Variable]) -> DoneRule:
+def _rule(tests: tuple[Test, ...], data: list[TestedVariable]) -> DoneRule:
     """Names the tests' variables (``data``'s names, else ``lives`` or ``gameover``) and writes them."""
     taken = {v.name for v in data if v.name}
     variables: dict[str, dict[str, Any]] = {}

@@ -11,6 +11,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from emucore.cli.format import DefaultsHelpFormatter
 from emucore.errors import EmucoreError
@@ -23,7 +24,7 @@ class UsageError(ValueError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # type: ignore[override]  # one line, no usage block
+    def error(self, message: str) -> NoReturn:  # one line, no usage block
         raise UsageError(message)
 
 

@@ -25,7 +25,7 @@ from emucore.paths import descriptors_dir
 from emucore.systems import System, library, systems
 
 if TYPE_CHECKING:
-    from emucore.integration import Finding
+    from emucore.integration import LintFinding
 
 
 def _epilog(findings: str | None, bad: str) -> str:
@@ -146,7 +146,7 @@ def _verify_folders(targets: Sequence[str]) -> tuple[list[Path], list[str]]:
     return folders, unknown
 
 
-def distinct_findings(linted: Sequence[Finding], tried: Sequence[Finding] = ()) -> list[Finding]:
+def distinct_findings(linted: Sequence[LintFinding], tried: Sequence[LintFinding] = ()) -> list[LintFinding]:
     """Lint's findings and the trial run's, each problem once.
 
     * A trial finding repeats a lint error (and is dropped) when it is on the same file at the same
@@ -158,7 +158,7 @@ def distinct_findings(linted: Sequence[Finding], tried: Sequence[Finding] = ()) 
     errors = [f for f in linted if f.level == "error"]
     broken = {f.file for f in errors if f.file}
 
-    def repeats_lint(found: Finding) -> bool:
+    def repeats_lint(found: LintFinding) -> bool:
         if errors and not found.file:
             return True
         if any(f"{name}:" in found.message for name in broken):
@@ -181,9 +181,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"emucore: {problem}", file=sys.stderr)
     if unknown:
         return 2
-    report: list[tuple[Path, list[Finding]]] = []
+    report: list[tuple[Path, list[LintFinding]]] = []
     for folder in folders:
-        tried: list[Finding] = []
+        tried: list[LintFinding] = []
         if not args.lint_only:
             from emucore.env.trial import trial_findings
 

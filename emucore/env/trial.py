@@ -13,12 +13,12 @@ import warnings
 from pathlib import Path
 
 from emucore.errors import EmucoreError, ScriptWarning
-from emucore.integration import SCENARIO_FILE, Finding
+from emucore.integration import SCENARIO_FILE, LintFinding
 from emucore.integration.listing import list_folder
 from emucore.lua import LuaError
 
 
-def trial_findings(folder: str | Path) -> list[Finding]:
+def trial_findings(folder: str | Path) -> list[LintFinding]:
     """Errors found by running the integration in ``folder`` for one step; [] when it has no ROM."""
     folder = Path(folder).resolve()
     try:
@@ -28,7 +28,7 @@ def trial_findings(folder: str | Path) -> list[Finding]:
         return []  # lint reports an unreadable folder
     from emucore.env.make import make
 
-    found: list[Finding] = []
+    found: list[LintFinding] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ScriptWarning)
         try:
@@ -45,14 +45,14 @@ def trial_findings(folder: str | Path) -> list[Finding]:
     for warning in caught:
         if issubclass(warning.category, ScriptWarning):
             message = f"{warning.message} (stable-retro ignores it)"
-            found.insert(0, Finding("error", SCENARIO_FILE, "scripts", message))
+            found.insert(0, LintFinding("error", SCENARIO_FILE, "scripts", message))
     return found
 
 
-def _finding(folder: Path, error: EmucoreError, what: str) -> Finding:
+def _finding(folder: Path, error: EmucoreError, what: str) -> LintFinding:
     path = getattr(error, "path", None)
     key = getattr(error, "key", "")
     if isinstance(error, LuaError):
-        return Finding("error", error.file or SCENARIO_FILE, "", f"{what}: {error}")
+        return LintFinding("error", error.file or SCENARIO_FILE, "", f"{what}: {error}")
     file = str(Path(path).relative_to(folder)) if path is not None and Path(path).is_relative_to(folder) else ""
-    return Finding("error", file, key or "", f"{what}: {getattr(error, 'problem', None) or error}")
+    return LintFinding("error", file, key or "", f"{what}: {getattr(error, 'problem', None) or error}")

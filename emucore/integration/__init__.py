@@ -7,7 +7,7 @@ the ``parse_*``/``dump_*`` functions read and write single files in stable-retro
 :func:`lint` reports what stable-retro's verifier would, and more.
 """
 
-from emucore.integration.common import Finding, IntegrationError, rom_sha1, system_from_name
+from emucore.integration.common import IntegrationError, LintFinding, rom_sha1, system_from_name
 from emucore.integration.datafile import (
     DATA_FILE,
     DataFile,
@@ -32,7 +32,7 @@ from emucore.integration.scenariofile import (
     variable_references,
     write_scenario_json,
 )
-from emucore.integration.scripts import read_scripts, write_script
+from emucore.integration.script_files import read_scripts, write_script
 from emucore.integration.statefile import (
     MAX_STATE_BYTES,
     STATE_SUFFIX,
@@ -51,7 +51,7 @@ __all__ = [
     "SHA_FILE",
     "STATE_SUFFIX",
     "DataFile",
-    "Finding",
+    "LintFinding",
     "Integration",
     "IntegrationError",
     "StateStore",

@@ -32,7 +32,7 @@ class IntegrationError(FileProblem, ValueError):
 
 
 @dataclass(frozen=True)
-class Finding:
+class LintFinding:
     """One lint result: a fault stable-retro rejects (``error``) or one it lets through (``warning``).
 
     Attributes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from emucore.datatypes import ALL_ONES, U64, InvalidTypeError, parse_type
 from emucore.fileio import atomic_write_text
@@ -20,6 +20,14 @@ from emucore.integration import jsontext
 from emucore.integration.common import IntegrationError, read_file
 
 DATA_FILE = "data.json"
+
+
+class VariableLike(Protocol):
+    """What the evaluators read of a variable: a :class:`Variable`, or an editor's unsaved copy."""
+
+    address: int
+    type: str
+    mask: int | None
 
 
 @dataclass

@@ -65,7 +65,9 @@ class KeyLocator:
         return line, pos - (self.text.rfind("\n", 0, pos) + 1) + 1
 
     def _space(self) -> None:
-        self._i = _SPACE.match(self.text, self._i).end()
+        space = _SPACE.match(self.text, self._i)
+        assert space is not None  # [ \t\n\r]* matches the empty string too
+        self._i = space.end()
 
     def _expect(self, char: str) -> None:
         self._space()

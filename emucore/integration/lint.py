@@ -21,8 +21,8 @@ from typing import Any
 from emucore.fileio import open_regular
 from emucore.integration import jsontext
 from emucore.integration.common import (
-    Finding,
     IntegrationError,
+    LintFinding,
     base_name,
     rom_sha1,
     system_from_extension,
@@ -35,7 +35,7 @@ from emucore.integration.lint_scenario import lint_scenario
 from emucore.integration.listing import METADATA_FILE, SHA_FILE, Listing, list_folder
 from emucore.integration.metadatafile import is_file_name
 from emucore.integration.scenariofile import SCENARIO_FILE, parse_scenario_json, validate_scenario
-from emucore.integration.scripts import script_path
+from emucore.integration.script_files import script_path
 from emucore.integration.statefile import STATE_SUFFIX, StateStore, check_state_header, read_state_file
 from emucore.systems import get_system, systems
 
@@ -58,10 +58,10 @@ class _Material:
     script_exists: Callable[[str], bool] = lambda name: False
     sha_text: str | None = None
     present_files: set[str] = field(default_factory=set)
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[LintFinding] = field(default_factory=list)
 
     def fail(self, file: str, problem: str, key: str = "") -> None:
-        self.findings.append(Finding("error", file, key, problem))
+        self.findings.append(LintFinding("error", file, key, problem))
 
 
 def _state_checker(path: Path, deep: bool) -> Callable[[], str | None]:
@@ -176,49 +176,55 @@ def _system(material: _Material) -> str | None:
     return found or (declared if declared in systems() else None)
 
 
-def _lint_sha(material: _Material) -> list[Finding]:
+def _lint_sha(material: _Material) -> list[LintFinding]:
     text = material.sha_text
     if text is None:
-        return [Finding("error", SHA_FILE, "", "rom.sha missing (it is what makes the folder a game)")]
+        return [LintFinding("error", SHA_FILE, "", "rom.sha missing (it is what makes the folder a game)")]
     if not text.strip():
-        return [Finding("error", SHA_FILE, "", "rom.sha is empty: no ROM can match this game")]
+        return [LintFinding("error", SHA_FILE, "", "rom.sha is empty: no ROM can match this game")]
     out = []
     if "\r" in text:
-        out.append(Finding("error", SHA_FILE, "", "CRLF line endings; stable-retro compares lines exactly, use \\n"))
+        out.append(LintFinding(
+            "error", SHA_FILE, "", "CRLF line endings; stable-retro compares lines exactly, use \\n"
+        ))
     lines = text.strip().split("\n")
     for number, line in enumerate(lines, 1):
         if not _SHA_LINE.fullmatch(line.strip("\r")):
-            out.append(Finding("error", SHA_FILE, f"line {number}", f"not a 40-digit lowercase hex SHA-1: {line!r}"))
+            out.append(LintFinding(
+                "error", SHA_FILE, f"line {number}", f"not a 40-digit lowercase hex SHA-1: {line!r}"
+            ))
     if len(set(lines)) != len(lines):
-        out.append(Finding("warning", SHA_FILE, "", "a hash is listed twice"))
+        out.append(LintFinding("warning", SHA_FILE, "", "a hash is listed twice"))
     if material.rom_files:
         rom = material.rom_files[0]
         try:
             digest = rom_sha1(rom, rom.suffix)
         except IntegrationError as e:
-            return [*out, Finding("error", rom.name, "", e.problem)]
+            return [*out, LintFinding("error", rom.name, "", e.problem)]
         if digest not in [line.strip() for line in lines]:
-            out.append(Finding("error", SHA_FILE, "", f"sha mismatch: {rom.name} hashes to {digest}, not listed"))
+            out.append(LintFinding("error", SHA_FILE, "", f"sha mismatch: {rom.name} hashes to {digest}, not listed"))
     return out
 
 
-def _lint_rom(material: _Material) -> list[Finding]:
+def _lint_rom(material: _Material) -> list[LintFinding]:
     if not material.rom_files:
         if system_from_name(material.name) is None:
-            return [Finding("warning", "", "", f"the name {material.name} does not end with a known system")]
+            return [LintFinding("warning", "", "", f"the name {material.name} does not end with a known system")]
         return []
     out = []
     if len(material.rom_files) > 1:
         names = ", ".join(p.name for p in material.rom_files)
         out.append(
-            Finding("warning", "", "", f"several ROM files ({names}); stable-retro uses {material.rom_files[0].name}")
+            LintFinding(
+                "warning", "", "", f"several ROM files ({names}); stable-retro uses {material.rom_files[0].name}"
+            )
         )
     rom = material.rom_files[0]
     system = system_from_extension(rom)
     token = get_system(system).name_token if system else None
     if token is None or not base_name(material.name).endswith(f"-{token}"):
         out.append(
-            Finding(
+            LintFinding(
                 "error",
                 rom.name,
                 "",
@@ -231,70 +237,70 @@ def _lint_rom(material: _Material) -> list[Finding]:
             with open_regular(rom) as f:
                 header = f.read(0x105)
         except OSError as e:
-            return [*out, Finding("error", rom.name, "", f"cannot read: {e.strerror or e}")]
+            return [*out, LintFinding("error", rom.name, "", f"cannot read: {e.strerror or e}")]
         if header[0x100:0x105] not in (b"SEGA ", b" SEGA"):
-            out.append(Finding("error", rom.name, "", "invalid genesis rom (no SEGA at 0x100)"))
+            out.append(LintFinding("error", rom.name, "", "invalid genesis rom (no SEGA at 0x100)"))
     return out
 
 
-def _lint_metadata(material: _Material) -> list[Finding]:
+def _lint_metadata(material: _Material) -> list[LintFinding]:
     metadata = material.metadata
     if material.metadata_unreadable:
         return []  # already an error finding
     if metadata is None:
-        return [Finding("warning", METADATA_FILE, "", "metadata.json missing: there is no default state")]
+        return [LintFinding("warning", METADATA_FILE, "", "metadata.json missing: there is no default state")]
     out = []
     visible = {name for name in material.states if not name.startswith("_")}
     state = metadata.get("default_state")
     if not state:
-        out.append(Finding("error", METADATA_FILE, "default_state", "default state missing"))
+        out.append(LintFinding("error", METADATA_FILE, "default_state", "default state missing"))
     elif not isinstance(state, str) or state not in visible:
         hidden = " (names starting with _ are hidden)" if isinstance(state, str) and state in material.states else ""
-        out.append(Finding("error", METADATA_FILE, "default_state", f"invalid default state {state}{hidden}"))
+        out.append(LintFinding("error", METADATA_FILE, "default_state", f"invalid default state {state}{hidden}"))
     players = metadata.get("default_player_state")
     if players is not None:
         if not isinstance(players, list):
-            out.append(Finding("error", METADATA_FILE, "default_player_state", "must be a list of state names"))
+            out.append(LintFinding("error", METADATA_FILE, "default_player_state", "must be a list of state names"))
         else:
             for i, name in enumerate(players):
                 if not isinstance(name, str) or name not in visible:
                     out.append(
-                        Finding(
+                        LintFinding(
                             "error", METADATA_FILE, f"default_player_state[{i}]", f"invalid default player state {name}"
                         )
                     )
     if "whitelist" in metadata and not isinstance(metadata["whitelist"], dict):
-        out.append(Finding("error", METADATA_FILE, "whitelist", "whitelist must be an object of file -> warnings"))
+        out.append(LintFinding("error", METADATA_FILE, "whitelist", "whitelist must be an object of file -> warnings"))
     original = metadata.get("original_rom_name")
     if original is not None and not is_file_name(original):
         problem = "must be a file name in the folder, not a path"
-        out.append(Finding("error", METADATA_FILE, "original_rom_name", problem))
+        out.append(LintFinding("error", METADATA_FILE, "original_rom_name", problem))
     return out
 
 
-def _lint_states(material: _Material) -> list[Finding]:
+def _lint_states(material: _Material) -> list[LintFinding]:
     if not material.states:
-        return [Finding("warning", "", "", "no .state files")]
+        return [LintFinding("warning", "", "", "no .state files")]
     out = []
     for name, check in material.states.items():
         problem = check()
         if problem:
-            out.append(Finding("error", f"{name}{STATE_SUFFIX}", "", problem))
+            out.append(LintFinding("error", f"{name}{STATE_SUFFIX}", "", problem))
     return out
 
 
-def _lint_scripts(material: _Material) -> list[Finding]:
+def _lint_scripts(material: _Material) -> list[LintFinding]:
     from emucore.lua import LuaScripts  # compiles in the sandbox, never runs the script
 
     out = []
     for name, source in material.scripts.items():
         error = LuaScripts.check_syntax(source, name)
         if error is not None:
-            out.append(Finding("error", name, "", f"Lua syntax error: {error} (stable-retro ignores the script)"))
+            out.append(LintFinding("error", name, "", f"Lua syntax error: {error} (stable-retro ignores the script)"))
     return out
 
 
-def _apply_whitelist(material: _Material, findings: list[Finding]) -> list[Finding]:
+def _apply_whitelist(material: _Material, findings: list[LintFinding]) -> list[LintFinding]:
     whitelist = (material.metadata or {}).get("whitelist")
     if not isinstance(whitelist, dict):
         return findings
@@ -304,17 +310,19 @@ def _apply_whitelist(material: _Material, findings: list[Finding]) -> list[Findi
         if file in rom_names or file not in material.present_files:
             continue
         if not isinstance(expected, list):
-            out.append(Finding("warning", METADATA_FILE, f"whitelist.{file}", "must be a list of warning texts"))
+            out.append(LintFinding("warning", METADATA_FILE, f"whitelist.{file}", "must be a list of warning texts"))
             continue
         occurring = {f.message for f in out if f.file == file and f.level == "warning"}
         out = [f for f in out if not (f.file == file and f.level == "warning" and f.message in expected)]
         for text in expected:
             if text not in occurring:
-                out.append(Finding("error", METADATA_FILE, f"whitelist.{file}", f'missing warning "{file}: {text}"'))
+                out.append(LintFinding(
+                    "error", METADATA_FILE, f"whitelist.{file}", f'missing warning "{file}: {text}"'
+                ))
     return out
 
 
-def lint(folder_or_integration: str | os.PathLike[str] | Integration, *, deep: bool = False) -> list[Finding]:
+def lint(folder_or_integration: str | os.PathLike[str] | Integration, *, deep: bool = False) -> list[LintFinding]:
     """Checks an integration folder or an in-memory integration.
 
     Args:
@@ -330,18 +338,18 @@ def lint(folder_or_integration: str | os.PathLike[str] | Integration, *, deep: b
         try:
             listing = list_folder(Path(folder_or_integration))
         except IntegrationError as e:
-            return [Finding("error", "", "", e.problem)]
+            return [LintFinding("error", "", "", e.problem)]
         material = _from_folder(listing, deep)
     findings = list(material.findings)
     system = _system(material)
     info = None
     if not material.has_data:
-        findings.append(Finding("warning", DATA_FILE, "", "data.json missing: there are no variables"))
+        findings.append(LintFinding("warning", DATA_FILE, "", "data.json missing: there are no variables"))
     elif material.data is not None:
         findings.extend(lint_data(material.data, system))
         info = material.data.get("info") if isinstance(material.data, dict) else None
     if SCENARIO_FILE not in material.scenarios and not any(f.file == SCENARIO_FILE for f in findings):
-        findings.append(Finding("warning", SCENARIO_FILE, "", "scenario.json missing: reward 0, never done"))
+        findings.append(LintFinding("warning", SCENARIO_FILE, "", "scenario.json missing: reward 0, never done"))
     buttons = {b for b in get_system(system).buttons if b} if system else None
     for file, scenario in material.scenarios.items():
         findings.extend(

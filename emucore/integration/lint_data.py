@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from emucore.datatypes import InvalidTypeError, is_well_formed, parse_type
-from emucore.integration.common import Finding
+from emucore.integration.common import LintFinding
 from emucore.integration.datafile import DATA_FILE
 
 # Address blocks of each system under stable-retro's cores (IF §4.6), contiguous blocks merged:
@@ -59,11 +59,11 @@ def address_problem(system: str | None, address: int, width: int) -> str | None:
     return f"is outside {system} memory ({_ranges_text(ranges)})"
 
 
-def _variable(name: str, entry: Any, system: str | None, out: list[Finding]) -> None:
+def _variable(name: str, entry: Any, system: str | None, out: list[LintFinding]) -> None:
     key = f"info.{name}"
 
     def add(level: str, sub: str, message: str) -> None:
-        out.append(Finding(level, DATA_FILE, f"{key}.{sub}" if sub else key, message))
+        out.append(LintFinding(level, DATA_FILE, f"{key}.{sub}" if sub else key, message))
 
     if not isinstance(entry, dict):
         add("error", "", f"variable {name} must be an object with address and type (stable-retro rejects the file)")
@@ -105,29 +105,29 @@ def _variable(name: str, entry: Any, system: str | None, out: list[Finding]) -> 
             add("warning", "address", f"the address 0x{address:X} of {name} {problem}")
 
 
-def lint_data(decoded: Any, system: str | None) -> list[Finding]:
+def lint_data(decoded: Any, system: str | None) -> list[LintFinding]:
     """Findings for a decoded ``data.json``.
 
     Args:
         decoded: The decoded file.
         system: The integration's system, for the address check (None skips it).
     """
-    out: list[Finding] = []
+    out: list[LintFinding] = []
     if not isinstance(decoded, dict) or "info" not in decoded:
-        return [Finding("error", DATA_FILE, "info", "missing info")]
+        return [LintFinding("error", DATA_FILE, "info", "missing info")]
     info = decoded["info"]
     if info is None or info == [] or info == {}:
-        return [Finding("warning", DATA_FILE, "info", "data.json has no variables")]
+        return [LintFinding("warning", DATA_FILE, "info", "data.json has no variables")]
     if not isinstance(info, dict):
-        return [Finding("error", DATA_FILE, "info", "info must be an object of variables")]
+        return [LintFinding("error", DATA_FILE, "info", "info must be an object of variables")]
     for name, entry in info.items():
         _variable(name, entry, system, out)
     lives = info.get("lives")
     if isinstance(lives, dict) and isinstance(lives.get("type"), str) and lives["type"] not in _LIVES_TYPES:
-        out.append(Finding("warning", DATA_FILE, "info.lives.type", f"suspicious type {lives['type']} for lives"))
+        out.append(LintFinding("warning", DATA_FILE, "info.lives.type", f"suspicious type {lives['type']} for lives"))
     score = info.get("score")
     if isinstance(score, dict) and isinstance(score.get("type"), str):
         text = score["type"]
         if text[1:] in _ONE_BYTE_SCORE or "i" in text:
-            out.append(Finding("warning", DATA_FILE, "info.score.type", f"suspicious type {text} for score"))
+            out.append(LintFinding("warning", DATA_FILE, "info.score.type", f"suspicious type {text} for score"))
     return out

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from emucore.datatypes import U64, InvalidTypeError, parse_type
-from emucore.integration.common import Finding
+from emucore.integration.common import LintFinding
 from emucore.operations import Operation
 
 OPS = frozenset(Operation)
@@ -58,10 +58,10 @@ class _Context:
     buttons: set[str] | None
     scripts: dict[str, str]  # loaded script file name -> source
     script_exists: Callable[[str], bool]
-    out: list[Finding]
+    out: list[LintFinding]
 
     def add(self, level: str, key: str, message: str) -> None:
-        self.out.append(Finding(level, self.file, key, message))
+        self.out.append(LintFinding(level, self.file, key, message))
 
 
 def _spec_fields(ctx: _Context, spec: dict, key: str,
@@ -291,7 +291,7 @@ def lint_scenario(
     buttons: set[str] | None,
     scripts: dict[str, str],
     script_exists: Callable[[str], bool],
-) -> list[Finding]:
+) -> list[LintFinding]:
     """Findings for one decoded (and validated) scenario file.
 
     Args:
@@ -302,16 +302,16 @@ def lint_scenario(
         scripts: Every Lua file of the folder by name -> source.
         script_exists: Whether a file named in ``scripts`` (relative to the folder) exists.
     """
-    out: list[Finding] = []
+    out: list[LintFinding] = []
     listed = scenario.get("scripts")
     loaded: dict[str, str] = {}
     if isinstance(listed, list):
         for i, name in enumerate(listed):
             if _leaves_folder(name):
                 problem = f"script file {name} is outside the integration folder"
-                out.append(Finding("error", file, f"scripts[{i}]", problem))
+                out.append(LintFinding("error", file, f"scripts[{i}]", problem))
             elif not script_exists(name):
-                out.append(Finding("error", file, f"scripts[{i}]", f"script file {name} not found"))
+                out.append(LintFinding("error", file, f"scripts[{i}]", f"script file {name} not found"))
             else:
                 loaded[name] = scripts.get(name, "")
     ctx = _Context(

@@ -44,7 +44,7 @@ def remove_save_dir(folder: str) -> None:
 
 def sweep_stale(parent: str) -> list[str]:
     """Removes the save folders in ``parent`` whose process is gone; returns them."""
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(parent))
     except OSError:

@@ -2,7 +2,7 @@
 evaluation: item access (``data["x"]``), editing the variables (``get_variable``, ``set_variable``,
 ``remove_variable``, ``list_variables``, ``vars``), the action and crop queries, and memory search
 (``search``, ``delta_search``, ``get_search``, ``remove_search``, ``list_searches``, ``searches``,
-``memory``: :mod:`emucore.retro.search`).
+``memory``: :mod:`emucore.retro.gamedata_search`).
 
 A variable is a dict ``{"address": int, "type": str}`` as in stable-retro, plus ``"mask"`` when
 data.json gives one (stable-retro drops masks here). An edit takes effect at the next evaluation.
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emucore.integration.datafile import Variable, variables_from_info
-from emucore.retro.search import Search
+from emucore.retro.gamedata_search import Search
 from emucore.retro.search_handles import Memory, Searches, SearchListHandle
 
 if TYPE_CHECKING:

@@ -137,7 +137,7 @@ class StringTable:
         bucket = self._bucket(key)
         previous = self._bucket_before[bucket]
         while self._next[previous] != key:
-            previous = self._next[previous]  # type: ignore[assignment]
+            previous = self._next[previous]
         following = self._next[key]
         following_bucket = self._bucket(following) if following is not None else None
         if previous is self._bucket_before[bucket]:

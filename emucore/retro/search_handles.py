@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from emucore.host.memory import AddressSpace
+from emucore.retro.gamedata_search import Frame, Search, checked_type
 from emucore.retro.info_order import StringTable
-from emucore.retro.search import Frame, Search, checked_type
 
 
 class Searches:

@@ -21,14 +21,14 @@ variable the scenario uses is unmapped. The delta history lives in the program a
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Protocol
 
 import numpy as np
 
 from emucore.datatypes import ALL_ONES, U64, DataType, InvalidTypeError, parse_type
 from emucore.errors import UnmappedAddressError
 from emucore.host.memory import AddressSpace
-from emucore.libretro.evaluator import NativeEvaluator, NodeCode, TermCode, VarCode
+from emucore.integration.datafile import VariableLike
+from emucore.libretro.native_evaluator import NativeEvaluator, NodeCode, TermCode, VarCode
 from emucore.libretro.observations import ObservationPlan
 from emucore.libretro.session import CoreSession
 from emucore.operations import EVALUATE, Operation
@@ -38,12 +38,6 @@ OP_CODES = {op: index for index, op in enumerate(Operation)}  # evaluate.c's ord
 KINDS = {"u": 0, "i": 1, "d": 2, "n": 3}
 INT64 = 1 << 63
 MAX_DEPTH = 256  # done-tree nesting compiled (C recursion); deeper trees stay in Python
-
-
-class Variable(Protocol):
-    address: int
-    type: str
-    mask: int | None
 
 
 class CannotCompile(Exception):
@@ -89,7 +83,7 @@ class CompiledValues(Mapping[str, int]):
 class CompiledScenario:
     """One GameData's program: bind it to the current address space, then ``run()`` each frame."""
 
-    def __init__(self, variables: Mapping[str, Variable], scenario: Scenario,
+    def __init__(self, variables: Mapping[str, VariableLike], scenario: Scenario,
                  scored: Sequence[tuple[int, RewardSpec]], delta_names: Sequence[str]):
         self.names = list(variables)
         self._types: list[tuple[int, DataType, int]] = []
@@ -262,7 +256,7 @@ class CompiledScenario:
         self._native.load([now.get(name) for name in self._slots])
 
 
-def compile_scenario(variables: Mapping[str, Variable], scenario: Scenario,
+def compile_scenario(variables: Mapping[str, VariableLike], scenario: Scenario,
                      scored: Sequence[tuple[int, RewardSpec]], delta_names: Sequence[str]) -> CompiledScenario | None:
     """The compiled program of a scenario without scripts, or None when it cannot be exact."""
     try:

@@ -9,7 +9,6 @@ The env uses it for training and the studio for its live preview, so both see th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
 
 import numpy as np
 
@@ -17,6 +16,7 @@ from emucore.datatypes import ALL_ONES
 from emucore.errors import UnmappedAddressError
 from emucore.host.emulator import PLAYERS
 from emucore.host.memory import AddressSpace
+from emucore.integration.datafile import VariableLike
 from emucore.libretro import CoreSession
 from emucore.libretro.observations import ObservationPlan
 from emucore.retro.gamedata_methods import GameDataMethods
@@ -27,12 +27,6 @@ from emucore.scenario.custom_variables import CustomVariables
 from emucore.scenario.custom_variables import as_int as _as_int
 from emucore.scenario.explain import DoneReason, explain
 from emucore.scenario.model import DoneNode, RewardSpec, Scenario, ScenarioError, Term
-
-
-class VariableLike(Protocol):
-    address: int
-    type: str
-    mask: int | None
 
 
 def _read(memory: AddressSpace, variable: VariableLike) -> int:

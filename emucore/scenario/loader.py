@@ -28,8 +28,9 @@ from emucore.integration import (
     read_scenario_json,
     read_scripts,
 )
+from emucore.integration.datafile import VariableLike
 from emucore.scenario.actions import ActionGroups
-from emucore.scenario.evaluator import Evaluator, VariableLike
+from emucore.scenario.evaluator import Evaluator
 from emucore.scenario.load_checks import check_mapped, check_references, check_script_functions
 from emucore.scenario.model import Scenario, ScenarioError
 from emucore.systems import System

@@ -17,11 +17,11 @@ Plain numpy; no Qt and nothing of the studio.
 
 from emucore.search.candidates import Candidate, Candidates, CandidateSet
 from emucore.search.grouping import GroupedCandidates, group_candidates
+from emucore.search.memory_search import HistoryEntry, MemorySearch, Step
 from emucore.search.movies import movie_masks, search_movie
 from emucore.search.ops import OPS
-from emucore.search.search import HistoryEntry, MemorySearch, Step
 from emucore.search.snapshot import Layout, Snapshot
-from emucore.search.states import compare_states, snapshot_from_state
+from emucore.search.state_compare import compare_states, snapshot_from_state
 from emucore.search.typelist import DEFAULT_TYPES, SearchType, search_type, system_types
 
 __all__ = [

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from emucore.search.memory_search import MemorySearch
 from emucore.search.plausible import KIND_RANK, NATURAL_WIDTHS, Preferences, exact, preferences, raw_bytes, width_tops
-from emucore.search.search import MemorySearch
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from emucore.search.decode import DIGIT_TABLES, to_values
-from emucore.search.movies import Replay, is_movie, movie_masks, movie_start, open_movie
+from emucore.search.movies import MaskReplay, is_movie, movie_masks, movie_start, open_movie
 from emucore.search.snapshot import Snapshot
 from emucore.search.state_snapshots import snapshots_of
 from emucore.search.typelist import SearchType, unsigned_dtype
@@ -52,7 +52,7 @@ def segments(emulator: Any, history: Any) -> list[Iterable[Snapshot]]:
         for item in items:
             movie = open_movie(item)
             masks = movie_masks(movie)
-            out.append(Replay(emulator, masks, movie_start(movie), len(masks)))
+            out.append(MaskReplay(emulator, masks, movie_start(movie), len(masks)))
         return out
     return [list(snapshots_of(emulator, items, "history frame"))]
 

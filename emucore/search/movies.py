@@ -23,8 +23,8 @@ import numpy as np
 
 from emucore.operations import VALUE_COMPARISONS, Change, Operation, search_operation
 from emucore.search.decode import DIGIT_TABLES
+from emucore.search.memory_search import MemorySearch
 from emucore.search.ops import ChangeMap, normalize, refine_set
-from emucore.search.search import MemorySearch
 from emucore.search.snapshot import Snapshot
 
 FrameChange = int | str | tuple[str, int | None]
@@ -82,7 +82,7 @@ def movie_masks(movie: Any) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Replay:
+class MaskReplay:
     """A replay of button masks from ``start`` (None: the emulator's state now), frames
     ``0 .. stop - 1``, yielding the memory after each; each iteration replays. The emulator's
     state and held buttons are restored when an iteration ends or is closed.
@@ -171,7 +171,7 @@ def search_movie(
         start_state = movie_start(movie_or_masks)
     search = MemorySearch(emulator, types)
     kinds = {st.digits for st in search.search_types}
-    replay = Replay(emulator, masks, bytes(start_state) if start_state is not None else None, len(masks))
+    replay = MaskReplay(emulator, masks, bytes(start_state) if start_state is not None else None, len(masks))
     pairs: dict[int, tuple[Snapshot, Snapshot]] = {}
     with closing(replay.run(with_start=True)) as snapshots:
         before = next(snapshots)
@@ -212,4 +212,4 @@ def _accumulate(moved: dict[str, np.ndarray], before: np.ndarray, after: np.ndar
             mask[where] |= table[before[where]] != table[after[where]]
 
 
-__all__ = ["Replay", "is_movie", "movie_masks", "movie_start", "open_movie", "search_movie"]
+__all__ = ["MaskReplay", "is_movie", "movie_masks", "movie_start", "open_movie", "search_movie"]

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emucore.integration import Finding, Integration, lint
+from emucore.integration import Integration, LintFinding, lint
 from studio.model.known_roms import clash_warning, name_clashes
 
 
@@ -14,12 +14,12 @@ from studio.model.known_roms import clash_warning, name_clashes
 class ExportResult:
     folder: Path
     files: list[str]
-    findings: list[Finding]
+    findings: list[LintFinding]
     #: Name clashes: another ROM's integration of the same name that would be loaded instead.
     warnings: list[str] = field(default_factory=list)
 
     @property
-    def errors(self) -> list[Finding]:
+    def errors(self) -> list[LintFinding]:
         return [f for f in self.findings if f.level == "error"]
 
 

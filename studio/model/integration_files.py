@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from emucore.integration import SCENARIO_FILE, IntegrationError, read_scenario_json
-from emucore.integration.scripts import read_script as read_lua_file
-from emucore.integration.scripts import script_path
+from emucore.integration.script_files import read_script as read_lua_file
+from emucore.integration.script_files import script_path
 from studio.model.set_aside import OpenProblem, problem_of
 
 SCENARIO_UNREAD = "the scenario is empty and read-only until the file is fixed and reloaded; nothing is saved over it"

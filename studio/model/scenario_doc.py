@@ -29,8 +29,8 @@ import numpy as np
 from emucore.integration import (
     DATA_FILE,
     SCENARIO_FILE,
-    Finding,
     IntegrationError,
+    LintFinding,
     lint,
     read_data_file,
     write_scenario_json,
@@ -106,7 +106,7 @@ class ScenarioDocument:
         self.lua_sources: dict[str, str] = {}
         self.lua_errors: dict[str, LuaError] = {}
         self.load_errors: dict[str, LuaError] = {}
-        self.findings: list[Finding] = []
+        self.findings: list[LintFinding] = []
         self.history: deque[Sample] = deque(maxlen=HISTORY)
         self.version = 0  # bumped whenever the history or the result changes (views poll it)
         self.reward = 0.0
@@ -190,7 +190,7 @@ class ScenarioDocument:
         scripts = self.data.get("scripts")
         return [s for s in scripts if isinstance(s, str)] if isinstance(scripts, list) else []
 
-    def findings_for(self, key: str) -> list[Finding]:
+    def findings_for(self, key: str) -> list[LintFinding]:
         """Findings at ``key`` or inside it (``reward`` gets ``reward.variables.score.op`` too)."""
         return [f for f in self.findings if f.key == key or f.key.startswith((key + ".", key + "["))]
 
@@ -406,10 +406,10 @@ class ScenarioDocument:
         for name, error in self.lua_errors.items():
             if any(f.file == name and f.level == "error" for f in findings):
                 continue  # lint reported this syntax error already
-            findings.append(Finding("error", name, f"line {error.line}" if error.line else "", error.message))
+            findings.append(LintFinding("error", name, f"line {error.line}" if error.line else "", error.message))
         self.findings = findings
 
-    def _start_findings(self) -> list[Finding]:
+    def _start_findings(self) -> list[LintFinding]:
         system = self.session.system
         if "START" not in system.buttons:
             return []
@@ -417,7 +417,7 @@ class ScenarioDocument:
         if any("START" in combo for group in groups for combo in group):
             return []
         source = "the scenario's" if self.actions else "the system's default"
-        return [Finding(
+        return [LintFinding(
             "warning", SCENARIO_FILE, "actions",
             f"START can never be pressed by a FILTERED/DISCRETE agent: no group of {source} actions contains it; "
             'add ["START"] to a group if the game needs START to begin or continue',
@@ -455,7 +455,7 @@ class ScenarioDocument:
         self.load_errors = {e.file: e for e in errors if e.file and e.file not in self.lua_errors}
         for name, error in self.load_errors.items():
             line = f"line {error.line}" if error.line else ""
-            self.findings.append(Finding("error", name, line, f"{LOAD_FAILED}: {error.message}"))
+            self.findings.append(LintFinding("error", name, line, f"{LOAD_FAILED}: {error.message}"))
 
     def follow_data_json(self) -> bool:
         """Re-lints and re-evaluates if data.json changed on disk (the variables dock edits it).

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from emucore.integration import SCENARIO_FILE, Finding, IntegrationError
+from emucore.integration import SCENARIO_FILE, IntegrationError, LintFinding
 from emucore.operations import Operation
 from emucore.scenario.explain import reasons_text
 from emucore.scenario.model import done_key
@@ -59,13 +59,13 @@ WARNING_TINT = QColor(255, 190, 0, 60)
 Index = QModelIndex | QPersistentModelIndex
 
 
-def _tint(findings: list[Finding]) -> QColor | None:
+def _tint(findings: list[LintFinding]) -> QColor | None:
     if any(f.level == "error" for f in findings):
         return ERROR_TINT
     return WARNING_TINT if findings else None
 
 
-def _messages(findings: list[Finding]) -> str:
+def _messages(findings: list[LintFinding]) -> str:
     return "\n".join(f"{f.level}: {f.key}: {f.message}" if f.key else f"{f.level}: {f.message}" for f in findings)
 
 
@@ -362,7 +362,7 @@ class ScenarioEditor(QWidget):
         return label
 
     @staticmethod
-    def _show_lint(label: QLabel, findings: list[Finding]) -> None:
+    def _show_lint(label: QLabel, findings: list[LintFinding]) -> None:
         label.setText(_messages(findings))
         label.setVisible(bool(findings))
 
@@ -436,7 +436,7 @@ class ScenarioEditor(QWidget):
         return item
 
     @staticmethod
-    def _decorate(item: QTreeWidgetItem, findings: list[Finding]) -> None:
+    def _decorate(item: QTreeWidgetItem, findings: list[LintFinding]) -> None:
         tint = _tint(findings)
         if tint is None:
             return
@@ -526,7 +526,7 @@ class ScenarioEditor(QWidget):
         try:
             groups = json.loads(text) if text else None
         except json.JSONDecodeError as e:
-            self._show_lint(self.actions_lint, [Finding("error", SCENARIO_FILE, "actions", f"not JSON: {e}")])
+            self._show_lint(self.actions_lint, [LintFinding("error", SCENARIO_FILE, "actions", f"not JSON: {e}")])
             return
         if groups != self.doc.actions:
             self.doc.set_actions(groups)

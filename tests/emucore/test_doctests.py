@@ -35,7 +35,7 @@ EXAMPLES = modules_with_examples()
 
 
 def test_the_examples_are_found():
-    assert "emucore.host.emulator" in EXAMPLES and "emucore.search.search" in EXAMPLES
+    assert "emucore.host.emulator" in EXAMPLES and "emucore.search.memory_search" in EXAMPLES
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

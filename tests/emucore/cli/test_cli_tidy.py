@@ -17,7 +17,7 @@ from emucore import __version__
 from emucore.cli.dispatch import distinct_findings, main
 from emucore.errors import CoreNotFoundError, GameNotFoundError, StateNotFoundError
 from emucore.host.corefinder import find_core
-from emucore.integration import Finding
+from emucore.integration import LintFinding
 from emucore.paths import integrations_dir
 from emucore.systems import get_system, library, systems
 from tests.conftest import NES_ROM, require_core
@@ -291,12 +291,12 @@ def test_verify_reports_each_problem_once(capsys, broken):
 
 
 def test_distinct_findings():
-    bad_type = Finding("error", "data.json", "info.lives.type", "invalid type |q9 for lives")
-    warned = Finding("warning", "data.json", "info.lives.type", "suspicious type |q9 for lives")
-    other = Finding("warning", "scenario.json", "reward", "missing reward")
-    again = Finding("error", "data.json", "info.lives", "the first step fails: no such type")
-    elsewhere = Finding("error", "script.lua", "", "the first step fails: boom")
-    unnamed = Finding("error", "", "", "the game cannot be made into an env: boom")
+    bad_type = LintFinding("error", "data.json", "info.lives.type", "invalid type |q9 for lives")
+    warned = LintFinding("warning", "data.json", "info.lives.type", "suspicious type |q9 for lives")
+    other = LintFinding("warning", "scenario.json", "reward", "missing reward")
+    again = LintFinding("error", "data.json", "info.lives", "the first step fails: no such type")
+    elsewhere = LintFinding("error", "script.lua", "", "the first step fails: boom")
+    unnamed = LintFinding("error", "", "", "the game cannot be made into an env: boom")
     assert distinct_findings([bad_type, warned, other, bad_type], [again, elsewhere, elsewhere]) == [
         bad_type, other, elsewhere]
     assert distinct_findings([bad_type], [unnamed]) == [bad_type]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import emucore
-from emucore.libretro.evaluator import NativeEvaluator
+from emucore.libretro.native_evaluator import NativeEvaluator
 
 ALL = emucore.data.Integrations.ALL
 

@@ -14,9 +14,9 @@ import pytest
 
 from emucore.errors import FileProblem
 from emucore.integration import (
-    Finding,
     Integration,
     IntegrationError,
+    LintFinding,
     Variable,
     dump_data_json,
     dump_scenario_json,
@@ -410,7 +410,7 @@ def test_every_stable_retro_integration_loads_and_lints(data_root: Path) -> None
         game = Integration.load(path)
         assert game.name == path.name
         findings = lint(path)
-        assert all(isinstance(f, Finding) for f in findings)
+        assert all(isinstance(f, LintFinding) for f in findings)
         for f in findings:
             counts[(f.level, f.message.split(":")[0] if f.file != "metadata.json" else f.message[:40])] += 1
     elapsed = time.perf_counter() - start

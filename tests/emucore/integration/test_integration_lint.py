@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from emucore.integration import Finding, Integration, lint
+from emucore.integration import Integration, LintFinding, lint
 from emucore.paths import integrations_dir
 
 DEMO_NES = integrations_dir() / "StudioDemo-Nes"
@@ -34,7 +34,7 @@ def edit_json(path: Path, change: Callable[[Any], object]) -> None:
     write_json(path, value)
 
 
-def found(findings: list[Finding], level: str, file: str, text: str, key: str | None = None) -> bool:
+def found(findings: list[LintFinding], level: str, file: str, text: str, key: str | None = None) -> bool:
     return any(
         f.level == level and f.file == file and text in f.message and (key is None or f.key == key) for f in findings
     )

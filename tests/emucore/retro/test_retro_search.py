@@ -1,4 +1,4 @@
-"""stable-retro's memory search on GameData (emucore.retro.search): the same search sequence run
+"""stable-retro's memory search on GameData (emucore.retro.gamedata_search): the same search sequence run
 on stable-retro and emucore, on the same ROM state and inputs, gives identical results; bad input
 raises errors naming the argument."""
 
@@ -9,7 +9,7 @@ import pytest
 
 import emucore
 from emucore.paths import integrations_dir
-from emucore.retro.search import DEFAULT_TYPES, Search
+from emucore.retro.gamedata_search import DEFAULT_TYPES, Search
 
 OPS = [("equal", 0), ("not-equal", 0), ("greater-than", 0), ("less-than", 0), ("sign", 0), ("equal", 1),
        ("negative-equal", 1), ("nonzero", 0), ("less-or-equal", -1), ("greater-or-equal", 2), ("zero", 0),

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from emucore.operations import Change, Operation
+from emucore.search.memory_search import MemorySearch
 from emucore.search.ops import refine_set
-from emucore.search.search import MemorySearch
 from emucore.search.snapshot import Snapshot, snapshot_from_state
 
 MODES = ("equal", "order", "order-either")
