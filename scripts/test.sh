@@ -15,7 +15,21 @@ quietly "$VENV/bin/python" homebrew/nes/build.py --check
 quietly "$VENV/bin/python" homebrew/genesis/build.py --check
 step "ruff"
 quietly "$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py studio tests bench examples homebrew/make_start_states.py
-step "import contracts"
+step "import contracts (emucore's packages in their layers, the studio's app over its views over its model)"
 quietly "$VENV/bin/lint-imports"
-step "tests"
-QT_QPA_PLATFORM=offscreen "$VENV/bin/python" -m pytest "$@"
+step "mypy (mypy.ini: its baseline lists the modules not clean yet)"
+quietly "$VENV/bin/mypy"
+# Both runs use every core (pytest-xdist); the Ray tests share one worker and its cluster.
+PARALLEL=(-n auto --dist loadgroup)
+export QT_QPA_PLATFORM=offscreen
+for arg in "$@"; do
+    if [[ "$arg" != -* ]] && [ -e "${arg%%::*}" ]; then  # tests named: run just those, Qt as usual
+        step "tests: $*"
+        "$VENV/bin/python" -m pytest "${PARALLEL[@]}" "$@"
+        exit
+    fi
+done
+step "tests of everything but the studio's views (emucore, the studio's model, ...), with Qt unimportable"
+"$VENV/bin/python" -m pytest -p no:pytest-qt -p tests.without_qt "${PARALLEL[@]}" tests --ignore=tests/studio/qt "$@"
+step "tests of the studio's views (Qt)"
+"$VENV/bin/python" -m pytest "${PARALLEL[@]}" tests/studio/qt "$@"

@@ -9,6 +9,7 @@ import pytest
 
 from emucore.host.corefinder import find_library, stable_retro_cores_dir
 from emucore.paths import integrations_dir
+from tests.ray_cluster import ray_cluster, ray_driver  # noqa: F401  (fixtures of the Ray tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 NES_ROM = integrations_dir() / "StudioDemo-Nes" / "rom.nes"

@@ -14,3 +14,9 @@ class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         if default is None or default is False or default is argparse.SUPPRESS or default == []:
             return action.help
         return super()._get_help_string(action)
+
+
+def exit_status_epilog(findings: str | None, bad: str) -> str:
+    """The exit status paragraph of a parser's help."""
+    ones = f"1 when {findings}; " if findings else ""
+    return f"Exit status: 0 on success; {ones}2 on bad arguments ({bad}), said in one line on stderr."

@@ -14,7 +14,8 @@ import pytest
 
 import emucore
 from emucore import __version__
-from emucore.cli.dispatch import distinct_findings, main
+from emucore.cli.dispatch import main
+from emucore.cli.verify import distinct_findings
 from emucore.errors import CoreNotFoundError, GameNotFoundError, StateNotFoundError
 from emucore.host.corefinder import find_core
 from emucore.integration import LintFinding

@@ -1,4 +1,8 @@
-"""One real two-node Ray cluster for the Ray tests (stopped when they are done), and this process as its driver."""
+"""One real two-node Ray cluster for the Ray tests (stopped when they are done), and this process as its driver.
+
+The fixtures are the session's (tests/conftest.py imports them): under pytest-xdist the Ray tests share one
+worker (``xdist_group("ray")``), so one cluster serves them all.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import pytest
 from tests.emucore.ray.local_cluster import LocalCluster
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="session")
 def ray_cluster():
     cluster = LocalCluster(workers=1)
     saved = {name: os.environ.get(name) for name in cluster.env}
@@ -26,7 +30,7 @@ def ray_cluster():
                 os.environ[name] = value
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="session")
 def ray_driver(ray_cluster):
     import logging
 
