@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 U64 = (1 << 64) - 1
 ALL_ONES = U64
 RADIX = {"u": 256, "i": 256, "d": 100, "n": 10}
-ORDERS = ("little", "big", "LB", "BL")
+# LB: little-endian order of big-endian halves; BL: big-endian order of little-endian halves
+ByteOrder = Literal["little", "big", "LB", "BL"]
+ORDERS: tuple[ByteOrder, ...] = ("little", "big", "LB", "BL")
 
 
 def _to_int64(value: int) -> int:
@@ -22,7 +25,7 @@ def _to_int64(value: int) -> int:
     return value - (1 << 64) if value >> 63 else value
 
 
-def _order(text: str) -> str:
+def _order(text: str) -> ByteOrder:
     first, second = text[0], text[1]
     if first == ">":
         return "BL" if second in "<=" else "big"
@@ -58,7 +61,7 @@ class DataType:
     text: str
     width: int
     kind: str  # "u", "i", "d" or "n"
-    order: str  # "little", "big", "LB" or "BL"
+    order: ByteOrder
     weights: tuple[int, ...]
 
     @property

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import overload
 
 import numpy as np
 
@@ -40,7 +41,12 @@ class Overlay:
         self.width = int(width)
         self.swaps = endian(backing) != endian(real) and self.width > 1
 
-    def raw_offset(self, logical: int) -> int:
+    @overload
+    def raw_offset(self, logical: int) -> int: ...
+    @overload
+    def raw_offset(self, logical: np.ndarray) -> np.ndarray: ...
+    def raw_offset(self, logical: int | np.ndarray) -> int | np.ndarray:
+        """The raw offset of logical byte offset ``logical``, or of each in an array of them."""
         if not self.swaps:
             return logical
         w = self.width
@@ -131,26 +137,28 @@ class AddressSpace:
         else:
             decode = dtype.decode
             first = places[0]
-            same_block = all(p is not None and p[0] == first[0] for p in places)
-            if same_block:
-                raws = [p[1] for p in places]
+            if first is not None and all(p is not None and p[0] == first[0] for p in places):
+                raws = [p[1] for p in places if p is not None]  # all of them
                 low, high = min(raws), max(raws) + 1
-                view = memoryview(self.blocks[first[0]].data)
+                view = self.blocks[first[0]].data.data  # the array's memoryview
                 if raws == list(range(low, high)):
 
                     def reader() -> int:
                         return decode(view[low:high].tobytes(), mask)
 
                 else:  # the overlay rearranges bytes inside the range
-                    pick = itemgetter(*[r - low for r in raws])
-                    if len(raws) == 1:
-                        pick = (lambda get: lambda b: (get(b),))(pick)
+                    pick: Callable[[bytes], tuple[int, ...]]
+                    if len(raws) == 1:  # itemgetter of one index returns the item, not a 1-tuple
+                        only = raws[0] - low
+                        pick = lambda b: (b[only],)  # noqa: E731
+                    else:
+                        pick = itemgetter(*[r - low for r in raws])
 
                     def reader() -> int:
                         return decode(bytes(pick(view[low:high].tobytes())), mask)
 
             else:  # runs into the next block, or past the end of memory (those bytes read 0)
-                views = [None if p is None else (memoryview(self.blocks[p[0]].data), p[1]) for p in places]
+                views = [None if p is None else (self.blocks[p[0]].data.data, p[1]) for p in places]
 
                 def reader() -> int:
                     return decode(bytes(0 if v is None else v[0][v[1]] for v in views), mask)

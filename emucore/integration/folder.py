@@ -216,8 +216,8 @@ class Integration:
         for name, content in self.extra_files.items():
             put(name, bytes(content))
         if include_rom:
-            for name, source in self._rom_files().items():
-                put(name, source)
+            for name, rom in self._rom_files().items():
+                put(name, rom)
         return out
 
     def _rom_files(self) -> dict[str, Path]:

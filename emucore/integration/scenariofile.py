@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from emucore.fileio import atomic_write_text
 from emucore.integration import jsontext
@@ -50,7 +50,7 @@ def is_scenario_file(path: str | Path) -> bool:
         return False
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

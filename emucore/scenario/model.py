@@ -141,8 +141,10 @@ class DoneNode:
     def parse(cls, raw: Any) -> DoneNode:
         if not isinstance(raw, dict):
             return cls()
-        variables = raw.get("variables") if isinstance(raw.get("variables"), dict) else {}
-        nodes = raw.get("nodes") if isinstance(raw.get("nodes"), dict) else {}
+        variables = raw.get("variables")
+        variables = variables if isinstance(variables, dict) else {}
+        nodes = raw.get("nodes")
+        nodes = nodes if isinstance(nodes, dict) else {}
         return cls(
             condition="all" if raw.get("condition") == "all" else "any",
             variables={name: Term.parse(spec, "absolute") for name, spec in variables.items()},

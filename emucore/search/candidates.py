@@ -53,7 +53,7 @@ class CandidateSet:
             counts = []
             for part in self.parts:
                 key = None if part is None else id(part)
-                if key not in known:
+                if part is not None and key not in known:  # None is known already
                     known[key] = int(np.count_nonzero(part)) if part.dtype == bool else len(part)
                 counts.append(known[key])
             self._counts = np.array(counts, dtype=np.int64)

@@ -57,8 +57,9 @@ def normalize(op: str, value: int | None) -> tuple[str, int | None]:
     return op, None
 
 
-_UFUNCS = {Operation.EQUAL: np.equal, Operation.NOT_EQUAL: np.not_equal,
-           Operation.LESS_THAN: np.less, Operation.GREATER_THAN: np.greater}
+# keyed by StrEnum members, looked up by their str values
+_UFUNCS: dict[str, np.ufunc] = {Operation.EQUAL: np.equal, Operation.NOT_EQUAL: np.not_equal,
+                              Operation.LESS_THAN: np.less, Operation.GREATER_THAN: np.greater}
 
 
 def outside(op: str, value: int, low: int, high: int) -> bool | None:
@@ -82,8 +83,8 @@ def compare_value(values: np.ndarray, op: str, value: int, out: np.ndarray | Non
     return _UFUNCS[op](values, values.dtype.type(value), out=out)
 
 
-_PAIR_UFUNCS = {Change.INCREASED: np.greater, Change.DECREASED: np.less, Change.CHANGED: np.not_equal,
-                Change.UNCHANGED: np.equal}
+_PAIR_UFUNCS: dict[str, np.ufunc] = {Change.INCREASED: np.greater, Change.DECREASED: np.less,
+                                     Change.CHANGED: np.not_equal, Change.UNCHANGED: np.equal}
 
 
 def compare_pair(current: np.ndarray, previous: np.ndarray, op: str, delta: int | None,
@@ -280,23 +281,24 @@ class _Refinement:
 
     def part(self, part: Part, st: SearchType) -> Part:
         kind, operand = self.kind, self.operand
-        dense = part is None or part.dtype == bool
+        sparse = None if part is None or part.dtype == bool else part  # positions, not a mask
+        dense = sparse is None
         base = self.valid if part is None else part
         if kind in _PAIR_OP:  # compare with a value
             assert operand is not None
             every = outside(kind, operand, *st.bounds)
             if every is not None:  # no need to decode
                 return part if every else np.zeros(0, dtype=np.int64)
-            if dense:
+            if sparse is None:
                 keep = compare_value(self.values(self.current, st), kind, operand, out=self.scratch())
                 return self.pack(np.logical_and(keep, base, out=keep))
-            return part[compare_value(self.values(self.current, st, part), kind, operand)]
+            return sparse[compare_value(self.values(self.current, st, sparse), kind, operand)]
         changes = self.changes
         assert changes is not None and self.reference is not None
         digits, width = st.digits, st.width
         if kind == Change.UNCHANGED:
-            if not dense:
-                return part[~changes.moved_at(digits, width, part)]
+            if sparse is not None:
+                return sparse[~changes.moved_at(digits, width, sparse)]
             if changes.sparse(digits, width):
                 keep = base.copy()
                 keep[changes.moved_list(digits, width)] = False
