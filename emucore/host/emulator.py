@@ -2,15 +2,12 @@
 
 >>> from emucore.paths import integrations_dir
 >>> with Emulator(integrations_dir() / "StudioDemo-Genesis" / "rom.md") as emu:
-...     emu.set_button_mask(1 << 7)        # RIGHT
-...     emu.step()
-...     frame = emu.get_screen()
->>> frame.shape, frame.dtype
-((224, 320, 3), dtype('uint8'))
+...     emu.set_button_mask(1 << 7); emu.step()        # RIGHT, for one frame
+...     emu.get_screen().shape
+(224, 320, 3)
 
-Several emulators, of the same core too, can live in one process: each loads a private copy
-of its core. ``step()`` releases the GIL while the core runs, so emulators on threads run in
-parallel; one emulator is used by one thread at a time (a second thread gets EmulatorBusyError).
+Several emulators, of one core too, live in one process (each loads a private copy of its core); ``step()``
+releases the GIL, so emulators on threads run in parallel. One thread at a time uses an emulator (EmulatorBusyError).
 """
 
 from __future__ import annotations
