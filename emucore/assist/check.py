@@ -34,7 +34,7 @@ from emucore.assist.report import Finding, IntegrationReport, MovieCheck
 from emucore.errors import EmucoreError, GameNotFoundError
 from emucore.integration import SHA_FILE, read_rom_sha
 from emucore.movie import Movie
-from emucore.movie.bk2 import MovieError
+from emucore.movie.errors import MovieError
 from emucore.scenario.load_checks import UnmappedVariableError
 
 #: An episode whose done has not fired by its end is played this many frames more, buttons released.

@@ -1,6 +1,6 @@
 """Replaying a recorded movie through an integration exactly as training evaluates it.
 
-Each movie is played by :class:`emucore.movie.playback.MoviePlayer`: an env made by
+Each movie is played by :class:`emucore.env.movie_player.MoviePlayer`: an env made by
 ``emucore.make`` from the integration (frame by frame, no frame skip), its start state the movie's
 ``Core.bin`` (or the state given for movies that carry none), reset, then one ``step`` per frame
 line with that line's button masks. The reward and done of every step are what that env's
@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from emucore.env.movie_player import MoviePlayer
 from emucore.movie import Movie
-from emucore.movie.bk2 import MovieError
-from emucore.movie.playback import MoviePlayer
+from emucore.movie.errors import MovieError
 from emucore.scenario.explain import reasons_text
 
 MovieLike = str | os.PathLike[str] | Movie

@@ -3,7 +3,8 @@
 * :class:`Movie` - stable-retro's ``retro.Movie`` API (read, or record frame by frame);
 * :class:`MovieRecorder` - records from an emulator the caller drives (the studio);
 * :func:`replay` / :class:`MoviePlayer` - play a movie through an env, with video, info and
-  monitor-CSV export (``emucore playback``); loaded on first use, as they need Gymnasium;
+  monitor-CSV export (``emucore playback``); they live with the env (:mod:`emucore.env.replay`,
+  :mod:`emucore.env.movie_player`) and are loaded from there on first use, as they need Gymnasium;
 * :class:`MovieError` - every problem with a movie file.
 
 The format is described in the project spec ``movie-format.md``.
@@ -14,15 +15,15 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from emucore.movie.bk2 import MovieError
+from emucore.movie.errors import MovieError
 from emucore.movie.movie import Movie
 from emucore.movie.recorder import MovieRecorder
 
 _LAZY = {
-    "replay": "emucore.movie.playback",
-    "MoviePlayer": "emucore.movie.playback",
-    "ReplaySummary": "emucore.movie.playback",
-    "PlaybackStep": "emucore.movie.playback",
+    "replay": "emucore.env.replay",
+    "MoviePlayer": "emucore.env.movie_player",
+    "ReplaySummary": "emucore.env.replay",
+    "PlaybackStep": "emucore.env.movie_player",
 }
 
 

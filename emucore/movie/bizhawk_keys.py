@@ -3,8 +3,8 @@
 A key line with a ``LogKey:`` prefix or ``#`` groups (BizHawk's) names its columns: each group
 (or each run of one player's names) is one frame field, each name one column of it. A column
 whose name is a button of the system presses that button when its char is anything but ``.``
-(or a space); analog numbers are skipped. Console buttons (``Reset``) count only on the systems
-whose pads have them (Atari 2600, Master System), as player 1's.
+(or a space); analog numbers are skipped. Console buttons (``Reset``; never ``Power``) count only
+on the Atari 2600 and the Master System, as player 1's.
 """
 
 from __future__ import annotations
@@ -60,11 +60,14 @@ def _button_for_name(name: str, system: System, console: bool) -> int | None:
 
 @dataclass
 class GroupMap:
+    """One frame field of a BizHawk log: the player it applies to and the button of each column."""
+
     player: int  # -1: not applied
     buttons: list[int | None]  # per column
 
 
 def map_groups(groups: list[list[str]], system: System) -> list[GroupMap]:
+    """The field of each key-line group mapped onto the system's buttons."""
     maps = []
     for group in groups:
         player = -1
@@ -84,6 +87,7 @@ def map_groups(groups: list[list[str]], system: System) -> list[GroupMap]:
 
 
 def field_presses_by_name(text: str, group: GroupMap) -> int:
+    """The button mask a frame field presses, read by position through its group's columns."""
     mask = 0
     position = 0
     column = 0

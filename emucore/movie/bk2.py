@@ -1,38 +1,30 @@
-"""The ``.bk2`` movie format (stable-retro's dialect and BizHawk's) and FCEUX ``.fm2``: read and write.
+"""The ``.bk2`` container (stable-retro's dialect and BizHawk's): its ZIP entries, written and read.
 
 Writing produces exactly what stable-retro 1.0.1 writes (movie-format.md §1-§3): a ZIP with
-the deflated entries ``Input Log.txt``, ``Header.txt``, ``Core.bin`` in that order, the eight
-header lines, a key line without ``LogKey:``, one ``|..|<P1>|<P2>|`` line per frame with the
-columns in descending button index, and ``[/Input]`` without a trailing newline.
+the deflated entries ``Input Log.txt``, ``Header.txt``, ``Core.bin`` in that order; the eight
+header lines are :func:`emucore.movie.header.render_header`'s, the log (a key line without
+``LogKey:``, one ``|..|<P1>|<P2>|`` line per frame with the columns in descending button index,
+and ``[/Input]`` without a trailing newline) :class:`emucore.movie.input_log.InputLogWriter`'s.
 
 Reading is tolerant (§8 [rec] 2):
 
 * entry names are matched exactly first, then case-insensitively without their extension
   (BizHawk's rule); only ``Input Log.txt`` is required. ``Header.txt`` defaults to an empty
   header (game ``?``), ``Core.bin`` to no state;
-* CRLF line ends, a missing ``[Input]`` line, a missing key line and blank lines are accepted.
-  **Blank lines are skipped** (stable-retro stops playback at the first one);
-* a key line with a ``LogKey:`` prefix and ``#`` groups (BizHawk's) has its columns mapped
-  **by name and position**, the way BizHawk reads them (any char but ``.`` is a press, analog
-  numbers are skipped). Every other key line is read like stable-retro: **by char**, through
-  the platform's char table, positions ignored;
-* BizHawk platform codes (``GEN``, ``SNES``, ``NES``, ``A26``, ``GB``, ``GBC``, ``GBA``, ``SMS``,
-  ``GG``, ``32X``, ``PCE``, ``SAT``, ``N64``, ``NDS``) and stable-retro system tokens both name
-  a platform. Without a ``Platform`` line, the system the ``GameName`` declares is used
-  (stable-retro then reads every key as released); an unknown platform maps no char, as in
-  stable-retro (and playback refuses it);
+* the log is read by :func:`emucore.movie.input_log.parse_input_log` (CRLF line ends, missing
+  ``[Input]`` or key lines and blank lines accepted; BizHawk key lines mapped by name, others by
+  char, as stable-retro reads them);
+* BizHawk platform codes and stable-retro system tokens both name a platform
+  (:func:`emucore.movie.header.resolve_platform`). Without a ``Platform`` line, the system the
+  ``GameName`` declares is used (stable-retro then reads every key as released); an unknown
+  platform maps no char, as in stable-retro (and playback refuses it);
 * entry sizes are capped (``Input Log`` 64 MiB, ``Core.bin`` 256 MiB, others 1 MiB), both the
   declared sizes and the bytes actually inflated; at most 8 players are read.
 
-``.fm2`` (FCEUX, NES) is recognised by its first line ``version 3`` whatever the extension;
-``port1 1`` gives 2 players, and the pad fields are read by position in FCEUX's ``RLDUTSBA``
-order (any char but ``.`` or space is a press; for FCEUX's own files this is what
-stable-retro's by-char reading gives). It has no game name (``?``) and no start state.
+:func:`read_movie` reads a ``.bk2`` or, told by its content, an FCEUX ``.fm2``
+(:mod:`emucore.movie.fm2`).
 
-Logs whose frame lines share one layout are decoded with numpy in one go (a million lines
-in about a second); others line by line, with the same results.
-
-Every problem raises :class:`MovieError`, naming the file and the problem.
+Every problem raises :class:`~emucore.movie.errors.MovieError`, naming the file and the problem.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ CHAR_NAMES: dict[str, str] = {
 }  # fmt: skip
 PLATFORM_CHAR_NAMES: dict[str, dict[str, str]] = {"Atari2600": {"B": "Button"}}
 
+#: A key-line name of a player's button: ``P<n> <name>``.
 PLAYER_NAME = re.compile(r"^P(\d+) (.+)$")
 
 
@@ -68,10 +69,12 @@ def columns_for(system: System | None) -> list[Column]:
 
 
 def key_tokens(text: str) -> list[str]:
+    """The names of a key line (or of one of its ``#`` groups): its non-blank ``|``-separated parts."""
     return [t for t in text.split("|") if t.strip()]
 
 
 def players_in(names: Iterable[str]) -> int:
+    """The highest ``n`` among key-line names ``P<n> ...`` (0 when none names a player)."""
     players = 0
     for name in names:
         match = PLAYER_NAME.match(name.strip().lstrip("#"))

@@ -25,6 +25,11 @@ FM2_BUTTONS = {"R": "RIGHT", "L": "LEFT", "D": "DOWN", "U": "UP", "T": "START", 
 
 
 def read_fm2(path: Path) -> MovieData:
+    """Reads an ``.fm2`` movie.
+
+    Raises:
+        MovieError: unreadable, larger than :data:`MAX_FM2_BYTES`, or not an FCEUX movie version 3.
+    """
     try:
         with open_regular(path) as f:
             raw = f.read(MAX_FM2_BYTES + 1)

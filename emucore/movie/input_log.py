@@ -84,6 +84,8 @@ def decode_text(data: bytes) -> str:
 
 @dataclass
 class ParsedLog:
+    """What :func:`parse_input_log` reads: the players, their masks and how the columns were mapped."""
+
     players: int
     masks: np.ndarray
     by_name: bool

@@ -44,12 +44,10 @@ from typing import Any
 
 import numpy as np
 
-from emucore.movie.bk2 import (
-    MAX_BUTTONS,
-    MovieData,
-    MovieError,
-    read_movie,
-)
+from emucore.movie.bk2 import read_movie
+from emucore.movie.columns import MAX_BUTTONS
+from emucore.movie.errors import MovieError
+from emucore.movie.header import MovieData
 from emucore.movie.take import Take
 from emucore.systems import System, get_system
 

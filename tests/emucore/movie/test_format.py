@@ -12,7 +12,8 @@ import pytest
 import emucore
 from emucore.host.emulator import Emulator
 from emucore.movie import Movie, MovieError
-from emucore.movie.bk2 import columns_for, resolve_platform
+from emucore.movie.columns import columns_for
+from emucore.movie.header import resolve_platform
 from emucore.systems import get_system
 from tests.conftest import GENESIS_ROM, NES_ROM
 from tests.emucore.movie import entries, write_zip
@@ -272,7 +273,7 @@ def test_movie_is_exported_lazily_and_raises_movie_errors() -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_fast_and_line_by_line_decoders_agree(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from emucore.movie import bk2
+    from emucore.movie import input_log
 
     rng = np.random.default_rng(seed)
     chars = list("ZXYCRLDUSMAB.?*| ,")
@@ -287,8 +288,8 @@ def test_fast_and_line_by_line_decoders_agree(seed: int, monkeypatch: pytest.Mon
             lines.append("")
     lines.append("[/Input]")
     text = "\n".join(lines)
-    fast = bk2.parse_input_log(text, "Genesis")
-    monkeypatch.setattr(bk2, "_fast_parse", lambda *args: None)
-    slow = bk2.parse_input_log(text, "Genesis")
+    fast = input_log.parse_input_log(text, "Genesis")
+    monkeypatch.setattr(input_log, "_fast_parse", lambda *args: None)
+    slow = input_log.parse_input_log(text, "Genesis")
     assert fast.players == slow.players and fast.by_name == slow.by_name
     assert np.array_equal(fast.masks, slow.masks) and len(fast.masks) == 200

@@ -11,7 +11,7 @@ import pytest
 from emucore.cli.playback import main
 from emucore.host.emulator import Emulator
 from emucore.movie import Movie, MovieError, MoviePlayer, MovieRecorder, replay
-from emucore.movie.bk2 import columns_for
+from emucore.movie.columns import columns_for
 from tests.conftest import GENESIS_ROM, NES_ROM
 from tests.emucore.movie import record_with_env
 

@@ -9,7 +9,7 @@ import pytest
 
 from emucore.cli.playback import main
 from emucore.movie import replay
-from emucore.movie.playback import VideoWriter
+from emucore.movie.video import VideoWriter
 from tests.emucore.movie import record_with_env
 
 av = pytest.importorskip("av")
@@ -67,7 +67,7 @@ def test_video_writer_pads_odd_sizes_and_resamples_odd_rates(tmp_path: Path) -> 
 
 
 def test_bad_video_settings_raise_video_errors(tmp_path: Path, movie: Path) -> None:
-    from emucore.movie.playback import VideoError
+    from emucore.movie.video import VideoError
 
     with pytest.raises(VideoError, match="crf 60 is out of range"):
         VideoWriter(tmp_path / "a.mp4", 60.0, 32, 32, crf=60)
