@@ -128,9 +128,10 @@ def checkpoint_rows(session: Any, checkpoints: list[Checkpoint], found: dict[str
         if name not in variables or not isinstance(term, dict) or term.get("measurement", "delta") != "delta":
             continue
         variable, scale = variables[name], float(term.get("reward", 0) or 0)
-        typed = [held.get(step) for step in provenance.steps]
+        steps_held = [held.get(step) for step in provenance.steps]
+        typed = [c for c in steps_held if c is not None]
         details = provenance.details
-        if all(typed) and len(typed) >= 2:
+        if len(typed) == len(steps_held) >= 2:  # every step is a checkpoint held
             with session.scratch() as emulator:
                 try:
                     read = [snapshot_from_state(emulator, c.state).read(variable.address, variable.type)

@@ -13,6 +13,7 @@ cluster's nodes).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -76,7 +77,7 @@ def _n(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.4g}"
 
 
-def _span(values: list[float]) -> str:
+def _span(values: Sequence[float]) -> str:
     low, high = min(values), max(values)
     return _n(low) if low == high else f"{_n(low)} to {_n(high)}"
 

@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from studio.model.opening import integration_folder_for, metadata_problems
 from studio.model.rewind import RewindBuffer
 from studio.model.set_aside import OpenProblem, problem_of
 from studio.model.states import StateLibrary
+
+if TYPE_CHECKING:  # the methods that start a movie import emucore.movie; importing this module does not
+    from emucore.movie import Movie, MovieRecorder
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
 REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
@@ -71,8 +75,8 @@ class Session:
         self.frame = 0
         self.held = [0] * PLAYERS
         self.audio: deque[np.ndarray] = deque(maxlen=AUDIO_QUEUE_FRAMES)
-        self.recorder = None
-        self.player = None  # a Movie being played back (read-only)
+        self.recorder: MovieRecorder | None = None
+        self.player: Movie | None = None  # a Movie being played back (read-only)
         self.episodes: EpisodeRecording | None = None
         self._picture: np.ndarray | None = None  # the frame drawn for a state just set, until the next frame runs
         self._draw_current_state()

@@ -26,6 +26,7 @@ import numpy as np
 
 from emucore.datatypes import ALL_ONES, U64, InvalidTypeError, is_well_formed, parse_type
 from emucore.errors import EmulatorClosedError
+from emucore.host.memory import AddressSpace
 from emucore.integration import DATA_FILE, DataFile, IntegrationError, Variable, read_data_file, write_data_file
 from studio.model.provenance import Provenance, ProvenanceBook
 from studio.model.sample_ring import SampleRing
@@ -78,7 +79,7 @@ class Watch:
         #: Called after any change to the variables or freezes (not on samples).
         self.listeners: list[Callable[[], None]] = []
         self._last_frame = session.frame
-        self._space = None
+        self._space: AddressSpace | None = None
         self._unmapped: set[str] = set()
         session.on("after_frame", self._after_frame)
         session.on("frame", self._frame_changed)

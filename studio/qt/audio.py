@@ -23,7 +23,7 @@ try:
     try:
         from PySide6.QtMultimedia import QtAudio as _QtAudio  # Qt >= 6.7
     except ImportError:  # pragma: no cover - older Qt
-        from PySide6.QtMultimedia import QAudio as _QtAudio
+        from PySide6.QtMultimedia import QAudio as _QtAudio  # type: ignore[assignment]  # the same enums
 except ImportError as exc:  # PySide6-Addons missing
     _MULTIMEDIA_MISSING: str | None = f"QtMultimedia is not available ({exc}); install PySide6-Addons"
 else:
@@ -111,10 +111,10 @@ class AudioOutput:
         Args:
             chunks: ``(N, 2)`` int16 arrays at the session's rate, oldest first (``session.audio``).
         """
-        if not self.available:
+        sink, io = self._sink, self._io
+        if not self.available or sink is None or io is None:  # available: both are open
             return
         self.buffer.extend(chunks)
-        sink, io = self._sink, self._io
         try:
             if sink.error() != _QtAudio.Error.NoError and sink.state() == _QtAudio.State.StoppedState:
                 _say_once(f"Sound stopped: the audio device reported {sink.error().name}.")

@@ -311,7 +311,7 @@ class CandidateViews(QStackedWidget):
 
     def _detach_tree(self) -> None:
         self.setCurrentWidget(self.flat)
-        self.tree.setModel(None)  # type: ignore[arg-type]
+        self.tree.setModel(None)
 
     @property
     def view(self) -> QTreeView | QTableView:

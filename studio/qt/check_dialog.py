@@ -114,8 +114,9 @@ class CheckDialog(QDialog):
             item.setForeground(0, QColor(COLORS[row.severity]))
             item.setToolTip(1, row.message)
             self.tree.addTopLevelItem(item)
-        if check.rows:
-            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        first = self.tree.topLevelItem(0)
+        if first is not None:  # the check has rows
+            self.tree.setCurrentItem(first)
         self._enable()
 
     def _row(self, index: int) -> CheckRow | None:

@@ -63,19 +63,24 @@ class ControlsDialog(QDialog):
                 return True
         return super().eventFilter(watched, event)
 
+    def _cell(self, row: int, player: int) -> QTableWidgetItem:
+        item = self.table.item(row, player)
+        assert item is not None  # __init__ fills every cell
+        return item
+
     def bind(self, row: int, player: int, key: str) -> None:
         """Gives ``key`` to one button; any other button that had it loses it."""
         for r in range(self.table.rowCount()):
             for p in range(PLAYERS):
-                if self.table.item(r, p).text() == key:
-                    self.table.item(r, p).setText("")
-        self.table.item(row, player).setText(key)
+                if self._cell(r, p).text() == key:
+                    self._cell(r, p).setText("")
+        self._cell(row, player).setText(key)
 
     def accept(self) -> None:
         changes: dict[str, dict[str, str]] = {}
         for player in range(PLAYERS):
             changes[str(player + 1)] = {
-                button: self.table.item(row, player).text() for row, button in enumerate(self.buttons)
+                button: self._cell(row, player).text() for row, button in enumerate(self.buttons)
             }
         self.settings.bindings[self.system.name] = changes
         self.settings.save()

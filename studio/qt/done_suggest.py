@@ -159,10 +159,19 @@ class DoneSuggestPanel(QGroupBox):
         if not 0 <= row < len(marks):
             return self._run(lambda: "select a mark to remove")
         mark = marks[row]
-        return self._run(lambda: (self.marks.remove(mark), f"removed the {mark_line(mark)}")[1])
+
+        def remove() -> str:
+            self.marks.remove(mark)
+            return f"removed the {mark_line(mark)}"
+
+        return self._run(remove)
 
     def clear_marks(self) -> str:
-        return self._run(lambda: (self.marks.clear(), "the marks are cleared")[1])
+        def clear() -> str:
+            self.marks.clear()
+            return "the marks are cleared"
+
+        return self._run(clear)
 
     def _marked(self, frame: int, what: str) -> str:
         return f"marked frame {frame} as {what}"

@@ -69,9 +69,9 @@ class StatesPanel(QWidget):
         for info in self.session.states.infos():
             self._add(info, ("state", info.name))
         for slot in range(1, SLOTS + 1):
-            info = self.session.states.slot_info(slot)
-            if info is not None:
-                self._add(info, ("slot", slot))
+            in_slot = self.session.states.slot_info(slot)
+            if in_slot is not None:
+                self._add(in_slot, ("slot", slot))
 
     def _add(self, info: StateInfo, key: tuple) -> None:
         item = QListWidgetItem(describe(info))
@@ -82,7 +82,7 @@ class StatesPanel(QWidget):
 
     def selected(self) -> tuple | None:
         item = self.list.currentItem()
-        return item.data(Qt.ItemDataRole.UserRole) if item else None
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None  # None: no row is current
 
     def _named(self) -> str | None:
         key = self.selected()

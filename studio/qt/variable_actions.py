@@ -44,9 +44,11 @@ class VariableActions:
         menu = QMenu(self.parent)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         chosen = bool(panel.selected_names())
-        for text, slot in (("Poke test...", self.open_poke_test), ("About this variable...", self.show_about),
-                           ("Remove", panel.remove_selected)):
-            menu.addAction(text, lambda slot=slot: slot()).setEnabled(chosen)
+        # the slots are called with no argument (not triggered's checked)
+        for text, slot in (("Poke test...", lambda: self.open_poke_test()),
+                           ("About this variable...", lambda: self.show_about()),
+                           ("Remove", lambda: panel.remove_selected())):
+            menu.addAction(text, slot).setEnabled(chosen)
         return menu
 
     def _chosen(self, name: str | None) -> str | None:
