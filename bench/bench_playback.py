@@ -5,7 +5,7 @@ Then, in alternating rounds (ABBA), the same lines are run:
 
 * ``emulator``  - the bare Emulator: ``set_button_mask`` + ``step`` per line (no env, no movie);
 * ``env``       - ``env.step(keys)`` with precomputed keys (the env, no movie);
-* ``playback``  - :class:`emucore.movie.MoviePlayer` iteration without observations (env + movie),
+* ``playback``  - :class:`emucore.env.MoviePlayer` iteration without observations (env + movie),
   which is what ``emucore playback`` runs when no video or info file is asked for;
 
 and once more with ``replay(video=...)`` (H.264 + AAC encoded as it plays), timed end to end
@@ -87,7 +87,7 @@ def env_only(path: Path) -> float:
 
 
 def playback(path: Path) -> float:
-    from emucore.movie import MoviePlayer
+    from emucore.env import MoviePlayer
 
     with MoviePlayer(path, observe=False) as player:  # as `emucore playback` without --video/--info
         start = time.perf_counter()
@@ -98,7 +98,7 @@ def playback(path: Path) -> float:
 
 def with_video(path: Path, folder: Path) -> tuple[float, float, int]:
     """(x real time, steps/s, steps), timed end to end."""
-    from emucore.movie import replay
+    from emucore.env import replay
 
     start = time.perf_counter()
     summary = replay(path, video=folder / "bench.mp4")

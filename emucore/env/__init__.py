@@ -1,4 +1,5 @@
-"""The Gymnasium side of emucore: ``make``, ``RetroEnv`` and the threaded vector env.
+"""The Gymnasium side of emucore: ``make``, ``RetroEnv``, the threaded vector env, and movies played through
+an env (:class:`MoviePlayer`, :func:`replay`: ``emucore playback``).
 
 Importing it registers every known game with Gymnasium as ``emucore/<Game>``.
 """
@@ -7,6 +8,8 @@ from emucore.errors import MissingExtraError
 
 try:
     from emucore.env.make import make
+    from emucore.env.movie_player import MoviePlayer, PlaybackStep
+    from emucore.env.movie_replay import ReplaySummary, replay
     from emucore.env.registration import register_games
     from emucore.env.retro_env import RetroEnv
     from emucore.env.vector import RetroVectorEnv
@@ -17,4 +20,13 @@ except ModuleNotFoundError as exc:
 
 register_games()
 
-__all__ = ["RetroEnv", "RetroVectorEnv", "make", "register_games"]
+__all__ = [
+    "MoviePlayer",
+    "PlaybackStep",
+    "ReplaySummary",
+    "RetroEnv",
+    "RetroVectorEnv",
+    "make",
+    "register_games",
+    "replay",
+]

@@ -93,7 +93,7 @@ class RunReport:
         return [f.name for f in self.flags]
 
     def save_best(self, path: str | Path) -> Path:
-        """Writes the best episode's ``.bk2`` (replay it with ``emucore.movie.replay``)."""
+        """Writes the best episode's ``.bk2`` (replay it with ``emucore.env.replay``)."""
         if self.best_movie is None:
             raise ValueError("no episode was recorded")
         path = Path(path)

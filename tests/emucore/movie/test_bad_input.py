@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from emucore.cli.playback import main
-from emucore.movie import Movie, MovieError, MoviePlayer, bk2
+from emucore.env import MoviePlayer
+from emucore.movie import Movie, MovieError, bk2
 from tests.emucore.movie import entries, record_with_env, write_zip
 
 GEN_LOG = (

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from emucore.cli.playback import main
+from emucore.env import MoviePlayer
 from emucore.integration import rom_sha1
-from emucore.movie import Movie, MovieError, MoviePlayer
+from emucore.movie import Movie, MovieError
 from tests.conftest import GENESIS_ROM
 from tests.emucore.movie import bizhawk_genesis_log, bizhawk_header, record_with_env, write_bizhawk
 

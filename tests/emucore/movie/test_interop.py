@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import emucore
+from emucore.env import MoviePlayer
 from emucore.host.emulator import Emulator
-from emucore.movie import Movie, MoviePlayer, MovieRecorder
+from emucore.movie import Movie, MovieRecorder
 from emucore.paths import integrations_dir
 from tests.conftest import GENESIS_ROM
 from tests.emucore.movie import entries, record_with_env

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from emucore.cli.playback import main
+from emucore.env import MoviePlayer, replay
 from emucore.host.emulator import Emulator
-from emucore.movie import Movie, MovieError, MoviePlayer, MovieRecorder, replay
+from emucore.movie import Movie, MovieError, MovieRecorder
 from emucore.movie.columns import columns_for
 from tests.conftest import GENESIS_ROM, NES_ROM
 from tests.emucore.movie import record_with_env

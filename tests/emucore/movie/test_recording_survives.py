@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 import emucore
+from emucore.env import MoviePlayer
 from emucore.host.emulator import Emulator
-from emucore.movie import Movie, MoviePlayer
+from emucore.movie import Movie
 from emucore.movie.take import CHECK_FRAMES
 from tests.conftest import NES_ROM
 from tests.emucore.movie import Recording, entries, record_with_env

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from emucore.cli.playback import main
-from emucore.movie import replay
+from emucore.env import replay
 from emucore.movie.video import VideoWriter
 from tests.emucore.movie import record_with_env
 

@@ -23,7 +23,7 @@ def test_attached_movie_is_rechecked_after_an_edit(demo, tmp_path):
     expectation = suite.attach(movie)
     assert expectation.movie == "take.bk2" and expectation.total_reward > 100 and expectation.done_frame is None
     assert [o.changed for o in suite.check()] == [False]
-    from emucore.movie import replay
+    from emucore.env import replay
 
     assert replay(movie).total_reward == expectation.total_reward  # the env's own playback agrees
     doubled = {"reward": {"variables": {"score": {"reward": 2.0}}},

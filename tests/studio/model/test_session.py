@@ -133,7 +133,7 @@ def test_settings_survive_a_round_trip_and_a_corrupt_file(tmp_path):
 
 
 def test_studio_movie_replays_in_emucore_and_stable_retro(session, tmp_path):
-    from emucore.movie import MoviePlayer
+    from emucore.env import MoviePlayer
 
     path = tmp_path / "studio.bk2"
     session.set_buttons(0, B)

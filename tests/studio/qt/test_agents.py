@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from emucore.movie import replay
+from emucore.env import replay
 from emucore.paths import integrations_dir
 from studio.model.agents import (
     SANITY,
