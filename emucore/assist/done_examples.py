@@ -106,9 +106,9 @@ def episode_examples(emulator: Any, movies: Any, *, margin: int = 0,
         start = movie_start(movie) or bytes(start_state or emulator.get_state())
         replays.append(MaskReplay(emulator, masks, start, len(masks) - 1 - margin))
         if margin:  # one replay gives the margin's frames and the game over
-            *margin_frames, last = deque(MaskReplay(emulator, masks, start, len(masks)), maxlen=margin + 1)
+            *margin_frames, over_frame = deque(MaskReplay(emulator, masks, start, len(masks)), maxlen=margin + 1)
             near.append(margin_frames)
-            over.append(last)
+            over.append(over_frame)
         else:
             near.append([])
             over.append(MaskReplay(emulator, masks, start, len(masks)).final())

@@ -150,7 +150,7 @@ def done_rules(emulator: Any, alive: Iterable[StateLike] = (), over: Iterable[St
     if not evidence.alive:
         raise ValueError("suggest_done needs at least one alive state")
     evidence.finish()
-    found = [(evidence.test(int(i), kind),) for kind in KINDS
+    found: list[tuple[Test, ...]] = [(evidence.test(int(i), kind),) for kind in KINDS
              for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] == 0))]
     if max_terms > 1 and not any(_key(tests)[0] == 0 for tests in found):
         found += _combined(alive, evidence, max_terms)
@@ -200,7 +200,7 @@ def _combined(alive: Iterable[Snapshot], evidence: Evidence, max_terms: int) -> 
     """Rules of two (else three) tests, from the tests true on every over example and on some
     alive ones (at most :data:`POOL`: half the most stable, half the rarest while alive), such
     that no alive example makes all of them true."""
-    candidates = [(int(i), kind) for kind in KINDS if kind != Operation.NOT_EQUAL
+    candidates: list[tuple[int, Operation]] = [(int(i), kind) for kind in KINDS if kind != Operation.NOT_EQUAL
                   for i in np.flatnonzero(evidence.on_over[kind] & (evidence.true_alive[kind] < evidence.alive))]
     stable = sorted(candidates, key=lambda ik: evidence.rank(evidence.test(*ik)))
     rare = sorted(candidates, key=lambda ik: (evidence.true_alive[ik[1]][ik[0]], evidence.rank(evidence.test(*ik))))

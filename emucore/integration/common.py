@@ -128,6 +128,6 @@ def read_file(path: str | os.PathLike[str], limit: int = MAX_JSON_BYTES) -> byte
     try:
         return read_regular(path, limit)
     except FileTooLargeError as e:
-        raise IntegrationError(path, e.strerror) from e
+        raise IntegrationError(path, e.strerror or str(e)) from e
     except OSError as e:
         raise IntegrationError(path, f"cannot read: {e.strerror or e}") from e

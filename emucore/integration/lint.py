@@ -77,6 +77,11 @@ def _state_checker(path: Path, deep: bool) -> Callable[[], str | None]:
     return check
 
 
+def _empty_checker(raw: bytes) -> Callable[[], str | None]:
+    """The check of a state held in memory: only that it is not empty."""
+    return lambda: None if raw else "empty state"
+
+
 def _decode(material: _Material, path: Path) -> Any:
     try:
         return jsontext.decode(read_bytes(path), path)
@@ -108,8 +113,8 @@ def _from_folder(listing: Listing, deep: bool) -> _Material:
     errors: list[IntegrationError] = []
     scenarios, _ = other_scenarios(listing, errors)
     material.scenarios.update({f"{name}.json": s for name, s in scenarios.items()})
-    for e in errors:
-        material.fail(e.path.name if e.path else "", f"fail decode: {e.problem}", e.key)
+    for error in errors:
+        material.fail(error.path.name if error.path else "", f"fail decode: {error.problem}", error.key)
     material.states = {name: _state_checker(path, deep) for name, path in listing.states.items()}
     for name, path in listing.scripts.items():
         try:
@@ -145,7 +150,7 @@ def _from_integration(integration: Integration, deep: bool) -> _Material:
         if source is not None:
             material.states[name] = _state_checker(source, deep)
         else:
-            material.states[name] = lambda raw=states[name]: None if raw else "empty state"
+            material.states[name] = _empty_checker(states[name])
     material.scripts = dict(integration.scripts)
     extra = set(integration.extra_files)
     material.script_exists = lambda name: name in material.scripts or name in extra

@@ -285,8 +285,8 @@ class Search:
         stable-retro's ``std::unordered_set<DataType>``."""
         out: list[tuple[tuple[int, int, int, int], list[str]]] = []
         groups: dict[tuple[int, int, int, int], _TypeSet] = {}
-        for *key, text in self.current:
-            groups.setdefault(tuple(key), _TypeSet()).add(text)  # type: ignore[arg-type]
+        for address, mult, div, bias, text in self.current:
+            groups.setdefault((address, mult, div, bias), _TypeSet()).add(text)
         for key in sorted(groups):
             out.append((key, list(groups[key])))
         return out

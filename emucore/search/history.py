@@ -77,7 +77,9 @@ class Played:
 
 def record(pieces: list[Iterable[Snapshot]], columns: np.ndarray, checkpoints: list[Snapshot]) -> Played:
     """Reads ``columns`` of every frame of ``pieces``, and finds the frames that are checkpoints."""
-    rows, continues, at = [], [], {}
+    rows: list[np.ndarray] = []
+    continues: list[bool] = []
+    at: dict[int, int] = {}
     keys = [snap.buf[columns].tobytes() for snap in checkpoints]
     for piece in pieces:
         first = True

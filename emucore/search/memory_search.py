@@ -220,7 +220,8 @@ class MemorySearch:
         cset = self.candidates_set
         layout = cset.layout
         drop: dict[int, list[int]] = {}
-        rows, pairs = [], []
+        rows: list[Any] = []  # rows of the candidates
+        pairs: list[Any] = []  # Candidates and (address, type) pairs
         for item in items:
             (pairs if isinstance(item, tuple) else rows).append(item)
         for row in rows:

@@ -279,7 +279,9 @@ class ScenarioDocument:
 
     def remove_done_test(self, path: NodePath, name: str) -> None:
         node = self.done_node(path)
-        variables = node.get("variables") if node else None
+        if not node:
+            return
+        variables = node.get("variables")
         if isinstance(variables, dict) and variables.pop(name, None) is not None:
             if not variables:
                 del node["variables"]

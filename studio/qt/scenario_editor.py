@@ -172,6 +172,8 @@ class ScenarioEditor(QWidget):
         parent: The Qt parent.
     """
 
+    _plot_height: int | None = None  # the plot's height while the Suggest done tab takes some of it
+
     def __init__(self, session: Session, parent: QWidget | None = None, doc: ScenarioDocument | None = None):
         super().__init__(parent)
         self.session = session
@@ -286,7 +288,7 @@ class ScenarioEditor(QWidget):
         if index == SUGGEST_TAB:
             self._plot_height = self.splitter.sizes()[1]
             self.splitter.setSizes([total - SUGGEST_PLOT_HEIGHT, SUGGEST_PLOT_HEIGHT])
-        elif getattr(self, "_plot_height", None):
+        elif self._plot_height:
             self.splitter.setSizes([total - self._plot_height, self._plot_height])
             self._plot_height = None
 
@@ -419,7 +421,8 @@ class ScenarioEditor(QWidget):
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
         own = [f for f in self.doc.findings if f.key in (key, f"{key}.condition")]
         self._decorate(item, own)
-        variables = node.get("variables") if isinstance(node.get("variables"), dict) else {}
+        variables = node.get("variables")
+        variables = variables if isinstance(variables, dict) else {}
         for name, spec in variables.items():
             spec = spec if isinstance(spec, dict) else {}
             child = QTreeWidgetItem([
@@ -429,7 +432,8 @@ class ScenarioEditor(QWidget):
             child.setFlags(child.flags() | Qt.ItemFlag.ItemIsEditable)
             self._decorate(child, self.doc.findings_for(f"{key}.variables.{name}"))
             item.addChild(child)
-        nodes = node.get("nodes") if isinstance(node.get("nodes"), dict) else {}
+        nodes = node.get("nodes")
+        nodes = nodes if isinstance(nodes, dict) else {}
         for name, sub in nodes.items():
             if isinstance(sub, dict):
                 item.addChild(self._node_item(sub, (*path, name)))
