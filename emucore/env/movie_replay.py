@@ -189,6 +189,7 @@ def replay(
                 length += 1
                 last_info = step.info
                 if writer is not None and step.index > delay:
+                    assert step.observation is not None  # a video plays with observations on
                     writer.add(step.observation, env.em.get_audio() if writer.audio is not None else None)
                 if info_file is not None:
                     record = {"step": step.index, "reward": reward, "terminated": bool(step.terminated),

@@ -54,7 +54,9 @@ class RetroVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = make_kwargs.get("render_mode")
-        self._observations = np.zeros((num_envs, *self.single_observation_space.shape), dtype=np.uint8)
+        shape = self.single_observation_space.shape
+        assert shape is not None  # a Box: retro observations are images or RAM
+        self._observations = np.zeros((num_envs, *shape), dtype=np.uint8)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)

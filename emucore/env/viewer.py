@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from emucore.errors import MissingExtraError
@@ -19,7 +21,7 @@ class ImageViewer:
         self.title = title
         self.scale = scale
         self.is_open = True
-        self._screen = None
+        self._screen: Any = None  # pygame's display Surface, made at the first frame
 
     def show(self, image: np.ndarray) -> None:
         pygame = self._pygame

@@ -32,7 +32,7 @@ class ObservationPlan:
 
     @property
     def pointer(self) -> Any:
-        """The C plan (``emu_obs *``), for frame loops in C that hold a frame (emucore.libretro.evaluator)."""
+        """The C plan (``emu_obs *``), for frame loops in C that hold a frame (emucore.libretro.native_evaluator)."""
         return self._plan
 
     def hold(self) -> None:

@@ -29,8 +29,8 @@ def name_groups(key_line: str) -> list[list[str]]:
     """A BizHawk key line's ``#`` groups (or groups formed where the player changes)."""
     body = key_line[len("LogKey:"):] if key_line.startswith("LogKey:") else key_line
     if "#" in body:
-        groups = [key_tokens(part) for part in body.split("#")]
-        return [g for g in groups if g]
+        parts = [key_tokens(part) for part in body.split("#")]
+        return [part for part in parts if part]
     groups: list[list[str]] = []
     last: str | None = None
     for token in key_tokens(body):

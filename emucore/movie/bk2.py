@@ -140,7 +140,7 @@ def _read_entry(path: Path, archive: zipfile.ZipFile, name: str, limit: int) -> 
     except zipfile.BadZipFile as exc:
         raise MovieError(path, f"entry {name!r} is corrupt ({exc})") from exc
     except (zlib.error, EOFError, ValueError, OSError) as exc:  # OSError: offsets past the file's end
-        raise MovieError(path, f"entry {name!r} is corrupt ({exc or type(exc).__name__})") from exc
+        raise MovieError(path, f"entry {name!r} is corrupt ({str(exc) or type(exc).__name__})") from exc
     except NotImplementedError as exc:
         raise MovieError(path, f"entry {name!r} uses an unsupported compression ({exc})") from exc
     except RuntimeError as exc:  # encrypted entries

@@ -181,11 +181,11 @@ def _fast_parse(
         if not 0 <= group.player < players or g + offset >= len(fields):
             continue
         a, b = fields[g + offset]
-        for column, index in enumerate(group.buttons[: b - a]):
-            if index is not None:
+        for column, button in enumerate(group.buttons[: b - a]):
+            if button is not None:
                 chars = grid[:, a + column]
                 pressed = (chars != ord(".")) & (chars != ord(" "))
-                masks[:, group.player] |= pressed.astype(np.uint16) << np.uint16(index)
+                masks[:, group.player] |= pressed.astype(np.uint16) << np.uint16(button)
     return masks
 
 

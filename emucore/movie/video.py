@@ -70,6 +70,7 @@ class VideoWriter:
         self.frames = 0
         self.samples = 0
         self._failed = False
+        self._closed = False
         self._width, self._height = width + width % 2, height + height % 2
         self._pad = (height % 2, width % 2)
         self.fps = Fraction(fps).limit_denominator(100000) if fps > 0 else Fraction(60)
@@ -82,7 +83,9 @@ class VideoWriter:
             raise VideoError(self.path, f"cannot be created: {getattr(exc, 'strerror', None) or exc}") from exc
         try:
             codec = "libx264" if "libx264" in av.codecs_available else "h264"
-            self.video = self.container.add_stream(codec, rate=self.fps)
+            video = self.container.add_stream(codec, rate=self.fps)
+            assert isinstance(video, av.VideoStream)  # a video codec gives a video stream
+            self.video = video
             self.video.width, self.video.height = self._width, self._height
             self.video.pix_fmt = "yuv420p"
             self.video.options = {"crf": str(crf), "preset": preset}
@@ -133,9 +136,9 @@ class VideoWriter:
         Raises:
             VideoError: the encoder or the file failed.
         """
-        if self.container is None:
+        if self._closed:
             return
-        container, self.container = self.container, None
+        self._closed, container = True, self.container
         av = self._av
         try:
             if not self._failed:

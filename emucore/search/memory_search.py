@@ -62,7 +62,7 @@ class HistoryEntry(NamedTuple):
     """A step as a history list shows it."""
 
     label: str
-    count: int
+    count: int  # type: ignore[assignment]  # a public field: the name shadows tuple.count
     current: bool  # the step the search is at (later ones can be redone)
 
 
