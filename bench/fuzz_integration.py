@@ -33,9 +33,9 @@ from typing import Any
 
 import emucore
 from bench.fuzz_mutations import LUA, mutate_bk2, mutate_json, mutate_state, zip_bytes
+from emucore.env import MoviePlayer
 from emucore.errors import EmucoreError
 from emucore.integration import Integration, lint, parse_data_json, parse_scenario_json
-from emucore.env import MoviePlayer
 
 REPO = Path(__file__).resolve().parents[1]
 GAME, SELF = REPO / "emucore" / "resources" / "integrations" / "StudioDemo-Nes", Path(__file__).resolve()
