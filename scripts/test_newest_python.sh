@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI's second Python: the host, env, movie and integration tests (tests/emucore) on the
+# CI's second Python: emucore's tests (tests/emucore, tests/homebrew), on every core, on the
 # newest CPython found on PATH or under pyenv, in .venv-newest. PyTorch, Stable-Baselines3 and Ray are left out
 # (no CPU build of PyTorch for that Python lies on this machine); the tests that need them skip. Arguments go to
 # pytest.
@@ -20,4 +20,4 @@ fi
 setup_venv "studio,env,cores,video,test"
 cd "$ROOT"
 step "tests on $("$VENV/bin/python" --version)"
-QT_QPA_PLATFORM=offscreen "$VENV/bin/python" -m pytest -m "not ray" tests/emucore "$@"
+QT_QPA_PLATFORM=offscreen "$VENV/bin/python" -m pytest -n auto -m "not ray" tests/emucore tests/homebrew "$@"
