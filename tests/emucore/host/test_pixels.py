@@ -1,6 +1,7 @@
 """Pixel formats convert to RGB888 exactly as stable-retro does (no low-bit replication)."""
 
 import numpy as np
+
 from emucore.libretro._native import ffi, lib
 
 
