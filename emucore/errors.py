@@ -83,6 +83,16 @@ class GameNotFoundError(EmucoreError, FileNotFoundError):
     """A game name with no integration folder or no ROM (stable-retro's wording, as a FileNotFoundError)."""
 
 
+class MovieError(FileProblem, RuntimeError):
+    """A movie that is missing, corrupt, oversized, or does not fit the game it names.
+
+    A ``RuntimeError`` too, so code written for stable-retro (which raises
+    ``RuntimeError("Could not load movie")``) keeps catching it.
+    """
+
+    what = "movie"
+
+
 class StateNotFoundError(FileProblem, FileNotFoundError):
     """A save state asked for by name or path that does not exist."""
 

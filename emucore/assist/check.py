@@ -31,10 +31,9 @@ from emucore.assist.checkpoints import Checkpoints, checkpoint_findings, validat
 from emucore.assist.findings import done_findings, mapping_findings, never_changed, reward_findings
 from emucore.assist.replay import MovieLike, Trace, check_same_game, open_movie, replay
 from emucore.assist.report import Finding, IntegrationReport, MovieCheck
-from emucore.errors import EmucoreError, GameNotFoundError
+from emucore.errors import EmucoreError, GameNotFoundError, MovieError
 from emucore.integration import SHA_FILE, read_rom_sha
 from emucore.movie import Movie
-from emucore.movie.errors import MovieError
 from emucore.scenario.load_checks import UnmappedVariableError
 
 #: An episode whose done has not fired by its end is played this many frames more, buttons released.

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from emucore.env.movie_player import MoviePlayer
+from emucore.errors import MovieError
 from emucore.movie import Movie
-from emucore.movie.errors import MovieError
 from emucore.scenario.explain import reasons_text
 
 MovieLike = str | os.PathLike[str] | Movie

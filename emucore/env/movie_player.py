@@ -30,9 +30,8 @@ import numpy as np
 from emucore import data
 from emucore.enums import Actions, State
 from emucore.env.make import make
-from emucore.errors import EmucoreError, StateError
+from emucore.errors import EmucoreError, MovieError, StateError
 from emucore.fileio import read_regular
-from emucore.movie.errors import MovieError
 from emucore.movie.game import check_movie, resolve_game
 from emucore.movie.movie import Movie
 

@@ -12,7 +12,7 @@ The format is described in the project spec ``movie-format.md``.
 
 from __future__ import annotations
 
-from emucore.movie.errors import MovieError
+from emucore.errors import MovieError
 from emucore.movie.movie import Movie
 from emucore.movie.recorder import MovieRecorder
 

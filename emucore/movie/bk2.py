@@ -24,7 +24,7 @@ Reading is tolerant (§8 [rec] 2):
 :func:`read_movie` reads a ``.bk2`` or, told by its content, an FCEUX ``.fm2``
 (:mod:`emucore.movie.fm2`).
 
-Every problem raises :class:`~emucore.movie.errors.MovieError`, naming the file and the problem.
+Every problem raises :class:`~emucore.errors.MovieError`, naming the file and the problem.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
+from emucore.errors import MovieError
 from emucore.fileio import atomic_write_bytes, open_regular
-from emucore.movie.errors import MovieError
 from emucore.movie.fm2 import read_fm2
 from emucore.movie.header import MovieData, parse_header, resolve_platform
 from emucore.movie.input_log import decode_text, parse_input_log

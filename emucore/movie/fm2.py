@@ -12,8 +12,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from emucore.errors import MovieError
 from emucore.fileio import open_regular
-from emucore.movie.errors import MovieError
 from emucore.movie.header import MovieData
 from emucore.movie.input_log import decode_lines, decode_text
 from emucore.systems import systems

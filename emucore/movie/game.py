@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from emucore.errors import MovieError
 from emucore.integration import SHA_FILE, read_rom_sha
-from emucore.movie.errors import MovieError
 from emucore.movie.header import resolve_platform
 from emucore.movie.movie import Movie
 

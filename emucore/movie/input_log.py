@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from emucore.errors import MovieError
 from emucore.movie.bizhawk_keys import GroupMap, field_presses_by_name, map_groups, name_groups
 from emucore.movie.columns import Column, char_table, key_tokens, players_in
-from emucore.movie.errors import MovieError
 from emucore.systems import systems
 
 #: The most players a movie may name (emucore plays at most 2).

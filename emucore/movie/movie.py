@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
+from emucore.errors import MovieError
 from emucore.movie.bk2 import read_movie
 from emucore.movie.columns import MAX_BUTTONS
-from emucore.movie.errors import MovieError
 from emucore.movie.header import MovieData
 from emucore.movie.take import Take
 from emucore.systems import System, get_system

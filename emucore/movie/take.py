@@ -19,10 +19,10 @@ import warnings
 from array import array
 from pathlib import Path
 
+from emucore.errors import MovieError
 from emucore.fileio import atomic_write_bytes
 from emucore.movie.bk2 import CORE, HEADER, INPUT_LOG
 from emucore.movie.columns import columns_for
-from emucore.movie.errors import MovieError
 from emucore.movie.header import render_header, write_platform
 from emucore.movie.input_log import InputLogWriter
 from emucore.movie.zipbuild import Deflated, GrowingEntry, deflate, zip_archive

@@ -66,7 +66,7 @@ def test_a_fifo_movie_is_a_movie_error_for_the_api_and_the_playback_command(tmp_
     code = """
         import sys
         from emucore.movie import Movie
-        from emucore.movie.errors import MovieError
+        from emucore.errors import MovieError
         try:
             Movie(sys.argv[1])
         except MovieError as error:

@@ -323,8 +323,8 @@ def test_a_bk2_whose_zip_offsets_point_before_the_file_is_a_movie_error(tmp_path
     import struct
     import zipfile
 
+    from emucore.errors import MovieError
     from emucore.movie.bk2 import read_movie
-    from emucore.movie.errors import MovieError
 
     path = tmp_path / "bad.bk2"
     with zipfile.ZipFile(path, "w") as archive:
