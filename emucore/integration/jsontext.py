@@ -12,7 +12,7 @@ import math
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from emucore.integration.common import IntegrationError
 
@@ -22,6 +22,11 @@ MAX_INTEGER_DIGITS = 309  # a longer integer overflows a double
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.DOTALL)
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity")
 _SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def is_number(value: Any) -> TypeGuard[int | float]:
+    """A JSON number as decoded: an int or a float, not a boolean (which Python counts as an int)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def format_key(path: KeyPath) -> str:

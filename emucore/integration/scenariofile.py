@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from emucore.fileio import atomic_write_text
 from emucore.integration import jsontext
@@ -50,10 +50,6 @@ def is_scenario_file(path: str | Path) -> bool:
         return False
 
 
-def _is_number(value: Any) -> TypeGuard[int | float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 class _Checker:
     def __init__(self, file: Path, text: str | None):
         self.file = file
@@ -83,7 +79,7 @@ class _Checker:
             return
         for field, (low, high, what) in TERM_RANGES.items():
             value = spec.get(field)
-            if _is_number(value) and not low <= value <= high:
+            if jsontext.is_number(value) and not low <= value <= high:
                 raise self.fail((*path, field), f"{field} {value!r} is out of range: it must be {what}")
 
     def terms(self, variables: dict, path: KeyPath) -> None:
@@ -111,7 +107,7 @@ class _Checker:
         if not isinstance(crop, list):
             raise self.fail(("crop",), "crop must be an array [x, y, width, height]")
         for i, element in enumerate(crop):
-            if not _is_number(element):
+            if not jsontext.is_number(element):
                 raise self.fail(("crop", i), "crop elements must be numbers")
             if not INT32_MIN <= element <= INT32_MAX:
                 raise self.fail(("crop", i), f"crop element {element!r} is out of range (a 32-bit integer)")

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from emucore.errors import EmucoreError
+from emucore.integration.jsontext import is_number
 from emucore.operations import EVALUATE, Operation
 
 OPS = EVALUATE  # scenario.json's ops by name -> op(measured, reference)
@@ -25,12 +26,8 @@ class ScenarioError(EmucoreError, ValueError):
     """A scenario value stable-retro would reject or could not represent."""
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def _f32(value: Any, what: str) -> np.float32:
-    if not _is_number(value):
+    if not is_number(value):
         return np.float32(0)
     if not abs(value) <= FLOAT32_MAX:
         raise ScenarioError(f"{what} {value!r} is not a number within float32's range")
@@ -38,7 +35,7 @@ def _f32(value: Any, what: str) -> np.float32:
 
 
 def _int(value: Any, what: str) -> int:
-    if not _is_number(value):
+    if not is_number(value):
         return 0
     if not abs(value) < 2.0**63:
         raise ScenarioError(f"{what} {value!r} is not a number within int64's range")
@@ -197,7 +194,7 @@ class Scenario:
     @staticmethod
     def _crop(value: Any) -> tuple[int, int, int, int]:
         if not isinstance(value, list) or len(value) != 4 or not all(
-            _is_number(v) and abs(v) < 2**31 for v in value
+            is_number(v) and abs(v) < 2**31 for v in value
         ):
             raise ScenarioError(f"crop must be four 32-bit integers [x, y, w, h], not {value!r}")
         x, y, w, h = (int(v) for v in value)
