@@ -5,7 +5,11 @@ copy every observation between processes. Here each env's emulator is a private 
 ``step()`` releases the GIL while the core runs, so threads run the cores in parallel and the
 observations land in one batch array. ``num_threads`` (default: the CPUs) counts the calling
 thread, which steps envs itself; the threads take envs one at a time from one queue
-(emucore.env.step_queue). Autoreset follows Gymnasium's default (next step).
+(emucore.env.step_queue).
+
+Autoreset is Gymnasium's ``AutoresetMode``: NEXT_STEP (the default) resets an env at the step after its
+episode ended; SAME_STEP resets it in the step that ended it, on the same worker thread, and returns
+the reset observation, the last one and its info in ``infos["final_obs"]`` and ``infos["final_info"]``.
 
 Besides Gymnasium's ``step``, EnvPool's asynchronous form: ``async_reset()``, then ``recv()`` the first
 ``batch_size`` envs to finish and ``send()`` their next actions, so no env waits for the slowest.
@@ -32,9 +36,13 @@ class RetroVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"]}
 
     def __init__(self, game: str, num_envs: int, *, num_threads: int | None = None, copy: bool = True,
-                 batch_size: int | None = None, **make_kwargs: Any):
+                 batch_size: int | None = None, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 **make_kwargs: Any):
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        if self.autoreset_mode is AutoresetMode.DISABLED:
+            raise ValueError("RetroVectorEnv's autoreset_mode is AutoresetMode.NEXT_STEP or SAME_STEP, not DISABLED")
         if batch_size is not None and not 1 <= batch_size <= num_envs:
             raise ValueError(f"batch_size must be between 1 and num_envs ({num_envs}), got {batch_size}")
         make_kwargs.setdefault("render_mode", None)
@@ -54,6 +62,7 @@ class RetroVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = make_kwargs.get("render_mode")
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         shape = self.single_observation_space.shape
         assert shape is not None  # a Box: retro observations are images or RAM
         self._observations = np.zeros((num_envs, *shape), dtype=np.uint8)
@@ -69,14 +78,18 @@ class RetroVectorEnv(VectorEnv):
         self._closed = False
 
     def _parallel(self, tasks: list[tuple[int, str, Any]]) -> list[dict]:
-        """Runs one task per env (the synchronous step and reset) and returns the infos in env order;
-        a failing env raises once every env has run, so no env is left stepping."""
+        """Runs one task per env (the synchronous step and reset) and returns the infos in env order."""
         self._start(tasks)
+        return self._collect()
+
+    def _collect(self) -> list[dict]:
+        """Waits for every env's task and returns the infos in env order; a failing env raises once every
+        env has run, so no env is left stepping."""
         assert self._queue is not None  # made by _start
         try:
-            done = self._queue.take(len(tasks))
+            done = self._queue.take(self.num_envs)
         except BaseException:  # interrupted while waiting: let the envs finish before raising
-            done = self._queue.take(len(tasks))
+            done = self._queue.take(self.num_envs)
             self._in_flight[:] = False
             raise
         self._in_flight[:] = False
@@ -105,22 +118,48 @@ class RetroVectorEnv(VectorEnv):
                 merged = self._add_info(merged, info, index)  # arrays of num_envs rows
         return merged if len(infos) == self.num_envs else _rows(merged, np.arange(len(infos)))
 
-    def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict | list[dict | None] | None = None):
+        obs, infos = self.reset_each(seed=seed, options=options)
+        return obs, self._merge(infos)
+
+    def reset_each(self, *, seed: int | list[int | None] | None = None,
+                   options: dict | list[dict | None] | None = None) -> tuple[np.ndarray, list[dict]]:
+        """``reset()`` with each env's own info, a list in env order, instead of Gymnasium's batched dict
+        (for adapters whose infos are a list, such as emucore.sb3). ``seed`` and ``options`` may be lists,
+        one per env."""
         self._check_no_async_steps("reset")
         seeds = self._seeds(seed)
-        infos = self._parallel([(index, "reset", (seeds[index], options)) for index in range(self.num_envs)])
-        return (self._observations.copy() if self.copy else self._observations), self._merge(infos)
+        each = options if isinstance(options, list) else [options] * self.num_envs
+        infos = self._parallel([(index, "reset", (seeds[index], each[index])) for index in range(self.num_envs)])
+        return (self._observations.copy() if self.copy else self._observations), infos
 
     def step(self, actions):
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions) -> None:
+        """Starts stepping every env with its row of ``actions``; ``step_wait()`` returns the results."""
         self._check_no_async_steps("step")
         _check_batch(actions, self.num_envs, "step()")
-        infos = self._parallel([(index, "step", actions[index]) for index in range(self.num_envs)])
+        self._start([(index, "step", actions[index]) for index in range(self.num_envs)])
+
+    def step_wait(self):
+        """The results of the step ``step_async()`` started, as ``step()`` returns them."""
+        obs, rewards, terminations, truncations, infos = self.step_wait_each()
+        return obs, rewards, terminations, truncations, self._merge(infos)
+
+    def step_wait_each(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        """``step_wait()`` with each env's own info, a list in env order, instead of Gymnasium's batched dict;
+        under SAME_STEP an env reset in this step has ``final_obs`` and ``final_info`` in its info."""
+        if not self._in_flight.all():
+            raise RuntimeError("step_wait() without step_async(): no step is in progress")
+        infos = self._collect()
         return (
             self._observations.copy() if self.copy else self._observations,
             self._rewards.copy(),
             self._terminations.copy(),
             self._truncations.copy(),
-            self._merge(infos),
+            infos,
         )
 
     # ---- the asynchronous form (EnvPool's): each env steps as soon as its action is sent ----
@@ -199,8 +238,16 @@ class RetroVectorEnv(VectorEnv):
         self._rewards[index] = reward
         self._terminations[index] = terminated
         self._truncations[index] = truncated
-        self._autoreset[index] = terminated or truncated
-        return info
+        if not (terminated or truncated):
+            return info
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            self._autoreset[index] = True
+            return info
+        # SAME_STEP: the reset runs here, on this worker, and this step's reward and flags stay
+        final_obs = self._observations[index].copy()
+        obs, reset_info = self.envs[index].reset()
+        self._observations[index] = obs
+        return {**reset_info, "final_obs": final_obs, "final_info": info}
 
     def render(self):
         return tuple(env.get_screen() for env in self.envs)
