@@ -4,7 +4,10 @@
 first frame that is done, as Stable-Baselines3's ``MaxAndSkipEnv``; by default (``max_pool=True``)
 the observation is the per-channel maximum of the last two frames. ``grayscale=True`` and
 ``obs_size=(h, w)`` then turn it gray and resample it as SB3's ``WarpFrame`` does (OpenCV's
-RGB-to-gray and ``INTER_AREA``). All of it is done in C on the frames that are observed; the frames
+RGB-to-gray and ``INTER_AREA``). ``sticky_prob=p`` is the Retro Contest's sticky frame skip (stable-retro's
+``examples/ppo.py``, ``StochasticFrameSkip``): at a step's first frame the previous step's action is still held
+with probability p (drawn from ``env.np_random``, seeded by ``reset(seed=)``, one draw a step but the first of
+an episode), the new one from the second frame on. All of it is done in C on the frames that are observed; the frames
 in between are never converted. Where the scenario is compiled and no movie is recording, the k frames,
 their evaluations, the reward sum and the frame held for pooling are one call into C as well
 (``GameData.update_frames``); the per-frame loop takes over after a frame that moved memory. Differences
@@ -33,12 +36,17 @@ class Preprocessing:
     max_pool: bool = True
     obs_size: tuple[int, int] | None = None
     grayscale: bool = False
+    sticky_prob: float = 0.0
 
     @classmethod
-    def checked(cls, frame_skip: Any, max_pool: Any, obs_size: Any, grayscale: Any, image: bool) -> Preprocessing:
+    def checked(cls, frame_skip: Any, max_pool: Any, obs_size: Any, grayscale: Any, image: bool,
+                sticky_prob: Any = 0.0) -> Preprocessing:
         """ValueError naming the argument for a value outside what it can be."""
         if not _is_int(frame_skip) or frame_skip < 1:
             raise ValueError(f"frame_skip must be a whole number of frames, at least 1, not {frame_skip!r}")
+        if isinstance(sticky_prob, bool) or not isinstance(sticky_prob, (int, float, np.integer, np.floating)) \
+                or not 0 <= sticky_prob <= 1:
+            raise ValueError(f"sticky_prob must be a probability between 0 and 1, not {sticky_prob!r}")
         for name, value in (("max_pool", max_pool), ("grayscale", grayscale)):
             if not isinstance(value, bool):
                 raise ValueError(f"{name} must be True or False, not {value!r}")
@@ -51,7 +59,7 @@ class Preprocessing:
             size = (int(obs_size[0]), int(obs_size[1]))
         if not image and (size is not None or grayscale):
             raise ValueError("obs_size and grayscale shape image observations; obs_type=Observations.RAM has none")
-        return cls(int(frame_skip), max_pool, size, grayscale)
+        return cls(int(frame_skip), max_pool, size, grayscale, float(sticky_prob))
 
     @property
     def pools(self) -> bool:

@@ -8,7 +8,6 @@ None (no window unless asked); MULTI_DISCRETE slices player 2's choices by group
 
 from __future__ import annotations
 
-import difflib
 import os
 import warnings
 from pathlib import Path
@@ -24,22 +23,20 @@ from emucore.env.frame_skip import Preprocessing
 from emucore.env.game_files import game_data_sources, game_metadata
 from emucore.env.observing import Observing
 from emucore.env.recording import MovieRecording
-from emucore.errors import StateNotFoundError, did_you_mean
+from emucore.env.registration import made_spec
+from emucore.env.state_loading import StateLoading
 from emucore.host.emulator import Emulator
-from emucore.integration import (
-    METADATA_FILE,
-    STATE_SUFFIX,
-    default_state_name,
-    read_state_file,
-)
 from emucore.libretro import mask_table
 from emucore.scenario.evaluator import Evaluator
 from emucore.scenario.load_checks import check_script_functions_defined
 from emucore.scenario.loader import load_game_data
 from emucore.systems import system_for_path
 
+_ARGUMENTS = ("game", "state", "scenario", "info", "use_restricted_actions", "record", "players", "inttype",
+              "obs_type", "render_mode", "core")  # __init__'s positional ones, in order
 
-class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
+
+class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
     """A game as a Gymnasium environment (stable-retro's ``RetroEnv`` API)."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60, "video.frames_per_second": 60.0}
@@ -62,11 +59,14 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         max_pool: bool = True,
         obs_size: tuple[int, int] | None = None,
         grayscale: bool = False,
+        sticky_prob: float = 0.0,
+        max_episode_steps: int | None = None,
     ):
         inttype = retro_data.Integrations.STABLE if inttype is None else retro_data.resolve(inttype)
         EzPickle.__init__(
             self, game, state, scenario, info, use_restricted_actions, record, players, inttype, obs_type,
             render_mode, core, frame_skip=frame_skip, max_pool=max_pool, obs_size=obs_size, grayscale=grayscale,
+            sticky_prob=sticky_prob, max_episode_steps=max_episode_steps,
         )
         if render_mode not in (None, "human", "rgb_array"):
             raise ValueError(f"render_mode must be None, 'human' or 'rgb_array', not {render_mode!r}")
@@ -82,8 +82,12 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         self._obs_type = Observations(obs_type)
         self._plan = None
         self.preprocessing = Preprocessing.checked(
-            frame_skip, max_pool, obs_size, grayscale, image=self._obs_type is Observations.IMAGE
+            frame_skip, max_pool, obs_size, grayscale, image=self._obs_type is Observations.IMAGE,
+            sticky_prob=sticky_prob,
         )
+        self.max_episode_steps = _checked_step_limit(max_episode_steps)
+        self._elapsed_steps = 0
+        self._sticky_ready = False  # an action of this episode is held: the next step may keep it a frame
         self.use_restricted_actions = Actions(use_restricted_actions)
         self.render_mode = render_mode
         self.img: np.ndarray | None = None
@@ -133,26 +137,21 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         else:
             shape = self._observe(pool=False).shape
             self.img = None
+        self._frames_loop = (self.preprocessing.frame_skip > 1 or self._plan is not None
+                             or self.preprocessing.sticky_prob > 0)
         # the step in one C call (see _step_in_one_call) needs one player's flags and the whole screen
         width, height = self.em.get_resolution()
-        whole = self._plan is None and self.preprocessing.frame_skip == 1 and shape[:2] == (height, width)
+        whole = not self._frames_loop and shape[:2] == (height, width)
         self._screen_shape = (height, width, 3) if whole and self._flag_table is not None else None
         self.observation_space = gym.spaces.Box(low=0, high=255, shape=shape, dtype=np.uint8)
         self.metadata = dict(self.metadata, render_fps=self.em.get_screen_rate())
+        self.spec = made_spec(self.gamename, dict(zip(_ARGUMENTS, self._ezpickle_args), **self._ezpickle_kwargs))
         if record is True:
             self.auto_record()
         elif record is not False:
             self.auto_record(record)
 
     # ---- construction ----
-
-    def _default_state_name(self, state: State | str | None) -> str | None:
-        if state is None or state == State.NONE:
-            return None
-        if state == State.DEFAULT:
-            path = retro_data.get_file_path(self._game_lookup, METADATA_FILE, self.inttype) or METADATA_FILE
-            return default_state_name(self.metadata_json, path, self.players)
-        return str(state)
 
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> Evaluator:
         sources = game_data_sources(game, inttype, info, scenario)
@@ -189,6 +188,8 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
             self.movie.step()
         self.data.reset()
         self.data.update_ram()
+        self._elapsed_steps = 0
+        self._sticky_ready = False
         if self.render_mode == "human":
             self.render()
         return self._observe(pool=False), {}
@@ -198,7 +199,7 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         if obs is not None:
             data = self.data
             reward, done, info = data.current_reward(), data.done, data.info_after_update()
-        elif self.preprocessing.frame_skip > 1 or self._plan is not None:
+        elif self._frames_loop:
             obs, reward, done, info = self._step_frames(action, None)
         else:
             self._act(action)
@@ -206,20 +207,25 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
             reward, done, info = self._step_result()
         if self.render_mode == "human":
             self.render()
-        return obs, reward, bool(done), False, info
+        return obs, reward, bool(done), self._time_is_up(), info
 
     def step_into(self, action, out: np.ndarray) -> tuple[Any, bool, bool, dict]:
         """``step()`` writing the observation into ``out`` (for vector envs): no new array."""
-        if self.preprocessing.frame_skip > 1 or self._plan is not None:
+        if self._frames_loop:
             _, reward, done, info = self._step_frames(action, out)
-            return reward, bool(done), False, info
+            return reward, bool(done), self._time_is_up(), info
         self._act(action)
         if self._obs_type is Observations.IMAGE and self._plain_screen:
             self.img = self.em.get_screen(out)
         else:
             out[...] = self._update_obs()
         reward, done, info = self._step_result()
-        return reward, bool(done), False, info
+        return reward, bool(done), self._time_is_up(), info
+
+    def _time_is_up(self) -> bool:
+        """Counts the step; whether it is the episode's ``max_episode_steps``-th (Gymnasium's TimeLimit)."""
+        self._elapsed_steps += 1
+        return self.max_episode_steps is not None and self._elapsed_steps >= self.max_episode_steps
 
     def _step_in_one_call(self, action) -> np.ndarray | None:
         """The common step (one player's 1-byte MultiBinary flags, the whole screen observed, no movie)
@@ -239,16 +245,25 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
     def _step_frames(self, action, out: np.ndarray | None) -> tuple[np.ndarray, Any, bool, dict]:
         """The action held for ``frame_skip`` frames (see :mod:`emucore.env.frame_skip`)."""
         skip, pools = self.preprocessing.frame_skip, self.preprocessing.pools
+        held = self._sticky_masks()
         masks = self._press(action)
+        switch = None  # with the previous buttons held for the first frame: the new ones, from the second on
+        if held is not None:
+            switch = [self.em.get_button_mask(player) for player in range(self.players)]
+            for player, mask in enumerate(held):
+                self.em.set_button_mask(mask, player)
         data, plan = self.data, self._plan
         total: Any = None
         start, pending = 0, False  # frames run and evaluated in C; whether one more ran unevaluated
         if self.movie is None:  # the frames in one call into C, where the scenario is compiled
             multi = self.players > 1 and self.multi_rewards
-            run = data.update_frames(self.em.session, skip, plan if pools else None, self.players if multi else 1)
+            run = data.update_frames(self.em.session, skip, plan if pools else None, self.players if multi else 1,
+                                     switch)
             if run is not None:
                 ran, start, sums = run
                 pending = ran > start
+                if ran > 1:
+                    switch = None
                 if sums is not None:
                     total = sums if multi else sums[0]
                 if start == skip or start and data.done:
@@ -257,7 +272,13 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
             if pending:  # C stopped before evaluating it (memory may have moved)
                 pending = False
                 data.update_ram()
+            elif held is not None and index == 0:
+                self._frame(held if masks is not None else None)
             else:
+                if switch is not None:
+                    for player, mask in enumerate(switch):
+                        self.em.set_button_mask(mask, player)
+                    switch = None
                 self._frame(masks)
             reward = self._reward()
             total = reward if total is None else [a + b for a, b in zip(total, reward)] if isinstance(reward, list) \
@@ -268,6 +289,18 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
                 plan.hold()
         obs = self._observe(pools and index == skip - 1, out)
         return obs, total, data.done, data.info_after_update()
+
+    def _sticky_masks(self) -> list[int] | None:
+        """The buttons held now if this step keeps them for its first frame (``sticky_prob``), else None."""
+        probability = self.preprocessing.sticky_prob
+        if not probability:
+            return None
+        if not self._sticky_ready:  # an episode's first step has no previous action
+            self._sticky_ready = True
+            return None
+        if self.np_random.random() > probability:
+            return None
+        return [self.em.get_button_mask(player) for player in range(self.players)]
 
     def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
         """A step from per-player button masks, with no observation or info built.
@@ -347,26 +380,6 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
     def set_value(self, name: str, value) -> None:
         self.data.set_value(name, value)
 
-    def load_state(self, statename: str, inttype: Any = None) -> None:
-        """Reads a state (name or path) into ``initial_state``; it applies at the next reset()."""
-        inttype = self.inttype if inttype is None else retro_data.resolve(inttype)
-        if not statename.endswith(STATE_SUFFIX):
-            statename += STATE_SUFFIX
-        path = retro_data.get_file_path(self._game_lookup, statename, inttype)
-        if not path:
-            where = (self._game_lookup if retro_data.is_game_folder_path(self._game_lookup)
-                     else f"the integration of {self.gamename} ({inttype!r})")
-            close = difflib.get_close_matches(statename[: -len(STATE_SUFFIX)],
-                                              retro_data.list_states(self._game_lookup, inttype), n=3)
-            hint = f"; {did_you_mean(close)}" if close else ""
-            raise StateNotFoundError(statename, f"not found in {where}{hint}")
-        state = read_state_file(path)
-        if getattr(self, "em", None) is not None:
-            self.em.check_state(state, source=path)
-        self.initial_state = state
-        self.statename = statename
-        self._state_path = path
-
     def close(self) -> None:
         if self.movie is not None:
             self.movie.close()
@@ -376,3 +389,11 @@ class RetroEnv(Observing, MovieRecording, gym.Env, EzPickle):
         if self.viewer is not None:
             self.viewer.close()
             self.viewer = None
+
+
+def _checked_step_limit(limit: Any) -> int | None:
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"max_episode_steps must be a whole number of steps, at least 1, or None, not {limit!r}")
+    return int(limit)

@@ -86,7 +86,7 @@ class _Lib:
     # skip.cdef
     def emu_skip_run(
         self, h: _CData, program: _CData, frames: int, hold: _CData, ram_data: int, ram_size: int,
-        memory_maps_sets: int, check_ram: int, sums: _CData, result: _CData, /,
+        memory_maps_sets: int, check_ram: int, switch_masks: _CData, sums: _CData, result: _CData, /,
     ) -> int: ...
     # step.cdef
     def emu_step_pressed(

@@ -100,6 +100,7 @@ class NativeEvaluator:
         self.reward = p.rewards  # indexed: a Python float, with no numpy scalar made
         self.sums = buffer("double", np.zeros(max(len(players), 1), dtype=np.float64))  # run_frames's
         self._result = ffi.new("emu_skip_result *")
+        self._switch = ffi.new("uint16_t[]", lib.EMU_MAX_PORTS)
         self._vars: Any = None
         self.bound: object | None = None
 
@@ -128,16 +129,22 @@ class NativeEvaluator:
         return bool(lib.emu_eval_run(self._program))
 
     def run_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
-                   location: tuple[int, int, int] | None = None) -> None:
+                   location: tuple[int, int, int] | None = None, switch: Sequence[int] | None = None) -> None:
         """Up to ``frames`` frames of ``session`` run and evaluated in one call into C (skip.h says how),
         ``hold`` holding the one before the last; ``ran()`` then says what ran, ``sums`` each player's
         rewards summed. The program is bound to the memory at ``location`` (``session.memory_location``,
-        the default: where it is now). CoreError if the core threw, or what a callback raised, after the
-        frames before it ran and were evaluated."""
+        the default: where it is now). ``switch``: the button masks (one per port) held from the second
+        frame on, the first keeping those held now. CoreError if the core threw, or what a callback
+        raised, after the frames before it ran and were evaluated."""
         ram, size, maps = session.memory_location if location is None else location
         self._result.evaluated = 0  # what a call refused before C ran leaves
+        masks = ffi.NULL
+        if switch is not None:
+            masks = self._switch
+            for port in range(len(masks)):
+                masks[port] = switch[port] if port < len(switch) else 0
         code = session.call(lib.emu_skip_run, self._program, frames, ffi.NULL if hold is None else hold.pointer,
-                            ram, size, maps, not session.memory_maps, self.sums, self._result)
+                            ram, size, maps, not session.memory_maps, masks, self.sums, self._result)
         if code < 0:
             raise session.core_threw("retro_run")
 

@@ -2,6 +2,8 @@
  * Emulator.step() then GameData.update_ram() for each frame, which the tests compare it with. */
 #include "skip.h"
 
+#include <string.h>
+
 static int moved(const emu_host *h, uint64_t python_calls, uintptr_t ram_data, size_t ram_size,
                  uint64_t memory_maps_sets, int check_ram) {
     if (h->python_calls != python_calls || h->memory_maps_sets != memory_maps_sets)
@@ -10,11 +12,14 @@ static int moved(const emu_host *h, uint64_t python_calls, uintptr_t ram_data, s
 }
 
 int emu_skip_run(emu_host *h, const emu_eval_program *program, int32_t frames, emu_obs *hold, uintptr_t ram_data,
-                 size_t ram_size, uint64_t memory_maps_sets, int check_ram, double *sums, emu_skip_result *result) {
+                 size_t ram_size, uint64_t memory_maps_sets, int check_ram, const uint16_t *switch_masks,
+                 double *sums, emu_skip_result *result) {
     result->ran = result->evaluated = result->done = 0;
     if (!h) return 0;
     uint64_t python_calls = h->python_calls;
     for (int32_t i = 0; i < frames; i++) {
+        if (switch_masks && i == 1)
+            memcpy(h->buttons, switch_masks, sizeof h->buttons);
         int threw = emu_run(h);
         result->ran = i + 1;
         if (threw) return -1;

@@ -210,11 +210,13 @@ class CompiledScenario:
         frame) while one set from outside is not a float32 (the Python adds it as it is)."""
         return self._take(totals) is None
 
-    def run_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None) -> None:
+    def run_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
+                   switch: Sequence[int] | None = None) -> None:
         """Up to ``frames`` frames run, each evaluated as by ``run()``, in one call into C (see
-        NativeEvaluator.run_frames); then ``ran()`` says what ran, and ``give()`` hands the last evaluated
-        frame's rewards and the totals to GameData's lists. Either, even after an exception."""
-        self._native.run_frames(session, frames, hold)
+        NativeEvaluator.run_frames, which says what ``switch`` is); then ``ran()`` says what ran, and ``give()``
+        hands the last evaluated frame's rewards and the totals to GameData's lists. Either, even after an
+        exception."""
+        self._native.run_frames(session, frames, hold, switch=switch)
 
     def ran(self) -> tuple[int, int, bool]:
         """The last ``run_frames``'s frames run, of them evaluated, and whether the last evaluated was done."""

@@ -193,10 +193,12 @@ class Evaluator(GameDataMethods):
         return answers
 
     def update_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
-                      players: int = 1) -> tuple[int, int, list[float] | None] | None:
+                      players: int = 1, switch: Sequence[int] | None = None
+                      ) -> tuple[int, int, list[float] | None] | None:
         """Up to ``frames`` frames of the emulator whose ``session`` this memory is run and evaluated in
         one call into C, as ``frames`` times ``Emulator.step()`` then ``update_ram()`` (the state after is
-        the same); ``hold`` holds the frame before the last (ObservationPlan.hold). The loop stops after a
+        the same); ``hold`` holds the frame before the last (ObservationPlan.hold); ``switch``, the button
+        masks held from the second frame on (the first keeps those held now). The loop stops after a
         done frame, and before evaluating a frame after which memory may have moved (or the core called
         into Python): then that frame has run and ``update_ram()`` is for the caller to call.
 
@@ -212,7 +214,7 @@ class Evaluator(GameDataMethods):
             compiled.load(self._now if self._evaluated else {})
             self._in_c = True
         try:
-            compiled.run_frames(session, frames, hold)
+            compiled.run_frames(session, frames, hold, switch=switch)
         finally:  # the frames evaluated before an exception count, as they do frame by frame
             ran, evaluated, done = compiled.ran()
             if evaluated:

@@ -86,6 +86,13 @@ def test_episodes_that_end_are_the_same_as_frame_by_frame(game, skip):
     play(game, skip, skip % 2 == 1, 300, need_mid_skip_done=False)
 
 
+@pytest.mark.parametrize(("skip", "sticky"), [(1, 0.5), (2, 0.25), (4, 0.5)])
+@pytest.mark.parametrize("game", ["StudioDemo-Genesis", "StudioDemo-Nes"])
+def test_sticky_frames_are_the_same_as_frame_by_frame(game, skip, sticky):
+    """The previous buttons for a step's first frame, then the new ones, switched in C as in Python."""
+    play(game, skip, True, 1200, need_mid_skip_done=skip > 1, sticky_prob=sticky)
+
+
 @pytest.mark.parametrize(("skip", "pool", "kwargs"), [
     (2, True, {"grayscale": True}),
     (3, False, {}),
@@ -97,24 +104,25 @@ def test_airstriker_is_the_same_as_frame_by_frame(airstriker, skip, pool, kwargs
     play("Airstriker-Genesis-v0", skip, pool, 600, need_mid_skip_done=False, **kwargs)
 
 
+@pytest.mark.parametrize("sticky", [0.0, 0.5])
 @pytest.mark.parametrize("game", ["StudioDemo-Genesis", "StudioDemo-Nes"])
-def test_a_stale_memory_location_stops_before_evaluating(game, monkeypatch):
+def test_a_stale_memory_location_stops_before_evaluating(game, sticky, monkeypatch):
     """Bound to memory elsewhere (as after the core moved it or sent new maps), C runs one frame and leaves
     it unevaluated; the Python evaluates it and runs the rest: still the same steps."""
     run_frames = NativeEvaluator.run_frames
     seen: list[tuple[str, tuple[int, int, bool]]] = []
 
-    def stale(self, session, frames, hold, location=None):
+    def stale(self, session, frames, hold, location=None, switch=None):
         ram, size, maps = session.memory_location
         kind = ("ram", "maps", "as it is")[len(seen) % 3]
         where = {"ram": (ram + 4096, size, maps), "maps": (ram, size, maps + 1)}.get(kind)
         try:
-            return run_frames(self, session, frames, hold, where)
+            return run_frames(self, session, frames, hold, where, switch)
         finally:
             seen.append((kind, self.ran()))
 
     monkeypatch.setattr(NativeEvaluator, "run_frames", stale)
-    play(game, 4, True, 1200, need_mid_skip_done=False, grayscale=True)
+    play(game, 4, True, 1200, need_mid_skip_done=False, grayscale=True, sticky_prob=sticky)
     ran = {kind: [result for k, result in seen if k == kind] for kind in ("ram", "maps", "as it is")}
     assert ran["maps"] and all(result == (1, 0, False) for result in ran["maps"])
     assert all(result[1] == result[0] for result in ran["as it is"])

@@ -54,3 +54,31 @@ def test_the_hook_registers_cheaply():
     register_games()
     spec = gymnasium.spec("emucore/StudioDemo-Nes")
     assert spec.entry_point == "emucore.env.make:make" and spec.kwargs["game"] == "StudioDemo-Nes"
+
+
+def test_make_vec_builds_a_retro_vector_env_with_the_make_kwargs():
+    import gymnasium
+    import numpy as np
+
+    import emucore
+    from emucore.env import RetroVectorEnv
+
+    kwargs = {"state": "Start", "frame_skip": 2, "grayscale": True, "obs_size": (84, 84), "max_episode_steps": 3}
+    vector = gymnasium.make_vec("emucore/StudioDemo-Genesis", num_envs=3, vectorization_mode="vector_entry_point",
+                                **kwargs)
+    single = emucore.make("StudioDemo-Genesis", **kwargs)
+    try:
+        assert isinstance(vector, RetroVectorEnv) and vector.num_envs == 3
+        assert vector.spec.id == "emucore/StudioDemo-Genesis" and vector.spec.kwargs["frame_skip"] == 2
+        assert vector.single_observation_space == single.observation_space
+        obs, _ = vector.reset(seed=0)
+        assert np.array_equal(obs[0], single.reset(seed=0)[0])
+        actions = np.zeros((3, *vector.single_action_space.shape), dtype=np.int8)
+        truncations = [vector.step(actions)[3].tolist() for _ in range(3)]
+        assert truncations == [[False] * 3, [False] * 3, [True] * 3]  # max_episode_steps reached every env
+    finally:
+        vector.close()
+        single.close()
+    default = gymnasium.make_vec("emucore/StudioDemo-Genesis", num_envs=2)  # Gymnasium takes the vector entry point
+    default.close()
+    assert type(default) is RetroVectorEnv
