@@ -3,22 +3,35 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Literal, overload
+
+import gymnasium
 
 from emucore import data as retro_data
 from emucore.data.lookup import close_game_names
 from emucore.enums import State
+from emucore.env.float_obs import scaled_observations
 from emucore.env.retro_env import RetroEnv
+from emucore.env.rllib_hint import check_for_rllib
 from emucore.errors import GameNotFoundError, did_you_mean
 from emucore.integration import SHA_FILE
 
 
-def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any = None, **kwargs: Any) -> RetroEnv:
+@overload
+def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any = None, *,
+         scale_obs: Literal[False] = False, **kwargs: Any) -> RetroEnv: ...
+@overload
+def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any = None, *,
+         scale_obs: Literal[True], **kwargs: Any) -> gymnasium.Env: ...
+def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any = None, *,
+         scale_obs: bool = False, **kwargs: Any) -> RetroEnv | gymnasium.Env:
     """A RetroEnv for ``game``; GameNotFoundError (a FileNotFoundError worded as stable-retro's) if its ROM is missing.
 
     ``game`` is a game name, looked up in the integration sets, or a path to a game folder
     (``"./MyGame-Nes"``), which is used alone. ``inttype`` defaults to the process-wide default
-    set of integrations (see ``emucore.data``).
+    set of integrations (see ``emucore.data``). ``scale_obs=True`` wraps it so that observations are
+    float32 in [0, 1] (for RLlib's models). Made by RLlib with spaces its default models cannot take,
+    a ValueError says which ``env_config`` keys work (:mod:`emucore.env.rllib_hint`).
     """
     game = os.fspath(game)
     inttype = retro_data.resolve(retro_data.Integrations.DEFAULT if inttype is None else inttype)
@@ -30,7 +43,10 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
         raise GameNotFoundError(
             f"Game not found: {game}. Did you make sure to import the ROM?{_imported_hint(game, inttype)}"
         ) from None
-    return RetroEnv(game, state, inttype=inttype, **kwargs)
+    env = RetroEnv(game, state, inttype=inttype, **kwargs)
+    scaled = scaled_observations(env) if scale_obs else env
+    check_for_rllib(scaled, env.gamename)
+    return scaled
 
 
 def _imported_hint(game: str, inttype: Any) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from emucore.ray.travel import TravellingIntegration
 
 INTEGRATION_KEY = "integration"
-SCALE_KEY = "scale_obs"  # False keeps the uint8 observations (RLlib's encoders want floats)
+SCALE_KEY = "scale_obs"  # make()'s; False keeps the uint8 observations (RLlib's encoders want floats)
 
 
 def env_config(game: str | os.PathLike[str], **make_kwargs: Any) -> dict[str, Any]:
@@ -30,12 +30,9 @@ def env_creator(config: dict[str, Any]) -> Any:
     """An env from an RLlib ``env_config``: one from :func:`env_config`, or ``make``'s arguments
     (``{"game": ..., "state": ...}``) for a game every node has. Keys besides the integration
     override the packed arguments. Observations are float32 in [0, 1] unless ``scale_obs`` is False."""
-    from emucore.env.float_obs import scaled_observations
-
     kwargs = dict(config)
-    scale = bool(kwargs.pop(SCALE_KEY, True))
-    env = _make(kwargs)
-    return scaled_observations(env) if scale else env
+    kwargs[SCALE_KEY] = bool(kwargs.get(SCALE_KEY, True))
+    return _make(kwargs)
 
 
 def _make(kwargs: dict[str, Any]) -> Any:

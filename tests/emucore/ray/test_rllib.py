@@ -76,3 +76,35 @@ def test_ppo_trains_an_iteration_with_two_env_runners(ray_driver, tmp_path):
         algo.stop()
     assert result["num_env_steps_sampled_lifetime"] >= 128
     assert result["env_runners"]["num_env_steps_sampled"] >= 128
+
+
+def plain_id_config(env_config: dict, runners: int):
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    return (
+        PPOConfig()
+        .environment("emucore/StudioDemo-Genesis", env_config=env_config)
+        .env_runners(num_env_runners=runners, num_cpus_per_env_runner=1, rollout_fragment_length=64)
+        .training(train_batch_size=64 * max(runners, 1), minibatch_size=64, num_epochs=1)
+        .resources(num_cpus_for_main_process=0)
+        .debugging(seed=0)
+    )
+
+
+@pytest.mark.parametrize("env_config", [{}, {"use_restricted_actions": emucore.Actions.DISCRETE},
+                                        {"scale_obs": True}])
+def test_the_plain_id_says_at_once_which_env_config_keys_work(ray_driver, env_config):
+    with pytest.raises(Exception, match=r"RLlib cannot train emucore/StudioDemo-Genesis as made.*'use_restricted_"
+                                        r"actions': emucore.Actions.DISCRETE, 'scale_obs': True"):
+        plain_id_config(env_config, 0).build_algo()
+
+
+def test_the_plain_id_trains_with_the_keys_it_names(ray_driver):
+    config = plain_id_config({"use_restricted_actions": emucore.Actions.DISCRETE, "scale_obs": True, "frame_skip": 4,
+                              "grayscale": True, "obs_size": (84, 84)}, 1)
+    algo = config.build_algo()
+    try:
+        result = algo.train()
+    finally:
+        algo.stop()
+    assert result["env_runners"]["num_env_steps_sampled"] >= 64
