@@ -2,7 +2,7 @@
 evaluation: item access (``data["x"]``), editing the variables (``get_variable``, ``set_variable``,
 ``remove_variable``, ``list_variables``, ``vars``), the action and crop queries, and memory search
 (``search``, ``delta_search``, ``get_search``, ``remove_search``, ``list_searches``, ``searches``,
-``memory``: :mod:`emucore.retro.gamedata_search`).
+``memory``: :mod:`emucore.retro.gamedata_search`), and ``load`` / ``save`` of data.json and scenario.json.
 
 A variable is a dict ``{"address": int, "type": str}`` as in stable-retro, plus ``"mask"`` when
 data.json gives one (stable-retro drops masks here). An edit takes effect at the next evaluation.
@@ -10,11 +10,14 @@ data.json gives one (stable-retro drops masks here). An edit takes effect at the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emucore.integration.datafile import Variable, variables_from_info
+from emucore.fileio import atomic_write_text
+from emucore.integration import dump_data_json, read_data_json, read_scenario_json, write_scenario_json
+from emucore.integration.datafile import Variable, VariableLike, variables_from_info
 from emucore.retro.gamedata_search import Search
 from emucore.retro.search_handles import Memory, Searches, SearchListHandle
 
@@ -66,6 +69,7 @@ class GameDataMethods:
     actions: ActionGroups
     scenario: Scenario
     search_types: tuple[str, ...] | None = None  # the system's search types (stable-retro's core "types")
+    scenario_json: dict | None = None  # the decoded scenario.json ``scenario`` was parsed from: what save writes
 
     if TYPE_CHECKING:
         def lookup_value(self, name: str) -> int | float | bool | None: ...
@@ -75,6 +79,9 @@ class GameDataMethods:
         def _variables_changed(self, edited: str | None = None) -> None: ...
 
         def _live_memory(self) -> AddressSpace: ...
+
+        def _reload(self, variables: Mapping[str, VariableLike], raw: dict | None, source: Path | None) -> None:
+            """Puts ``variables`` and the scenario ``raw`` decoded from ``source`` (None: the one in force) in place."""
 
     def __getitem__(self, name: str) -> int | float | bool | None:
         """``lookup_value(name)``: a custom variable, else the variable's live value; KeyError if neither."""
@@ -120,6 +127,34 @@ class GameDataMethods:
     @property
     def vars(self) -> Variables:
         return Variables(self)
+
+    # ---- files ----
+
+    def load(self, data: str | os.PathLike[str] | None = None, scen: str | os.PathLike[str] | None = None) -> bool:
+        """stable-retro's ``GameData.load(data, scen)``: the variables of the data.json at ``data`` and the
+        scenario (with its Lua scripts) of the scenario.json at ``scen`` replace those in force; either may be
+        None, keeping what is there. From the next evaluation on they are what is measured, from rewards 0
+        (the action groups stay: an env's action space was made from them). Returns True.
+
+        Raises:
+            IntegrationError: a file cannot be read or is malformed, or the scenario names a variable the
+                variables lack (the message names the file); nothing is changed then.
+        """
+        variables = read_data_json(Path(data))[0] if data is not None else dict(self.variables)
+        scenario = read_scenario_json(Path(scen)) if scen is not None else None
+        self._reload(variables, scenario, Path(scen) if scen is not None else None)
+        if scenario is not None:
+            self.scenario_json = scenario
+        return True
+
+    def save(self, data: str | os.PathLike[str] | None = None, scen: str | os.PathLike[str] | None = None) -> bool:
+        """stable-retro's ``GameData.save(data, scen)``: the variables (as edited) to ``data`` and the scenario to
+        ``scen``, each written atomically in stable-retro's layout; either may be None. Returns True."""
+        if data is not None:
+            atomic_write_text(Path(data), dump_data_json(dict(self.variables)))
+        if scen is not None:
+            write_scenario_json(Path(scen), self.scenario_json or {})
+        return True
 
     def valid_actions(self) -> list[list[int]]:
         return self.actions.valid_actions()

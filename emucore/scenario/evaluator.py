@@ -27,6 +27,7 @@ from emucore.scenario.custom_variables import CustomVariables
 from emucore.scenario.custom_variables import as_int as _as_int
 from emucore.scenario.explain import DoneReason, explain
 from emucore.scenario.model import DoneNode, RewardSpec, Scenario, ScenarioError, Term
+from emucore.scenario.reload import reload_evaluator
 
 
 def _read(memory: AddressSpace, variable: VariableLike) -> int:
@@ -325,6 +326,8 @@ class Evaluator(GameDataMethods):
 
     def _live_memory(self) -> AddressSpace:
         return self._memory()
+
+    _reload = reload_evaluator  # GameDataMethods.load: the files' variables and scenario in place
 
     def lookup_value(self, name: str) -> int | float | bool | None:
         """A custom variable, else a data.json variable's live value; KeyError if neither."""

@@ -133,6 +133,7 @@ def load_game_data(
     groups = ActionGroups(scenario.actions or system.actions, system.buttons)
     data = Evaluator(variables, scenario, memory, groups, scripts)
     data.search_types = system.types
+    data.scenario_json = raw
     if data.lua is not None:
         notes += [(f"{where}: a script failed to load: {error}", ScriptWarning) for error in data.lua.load_errors]
     return LoadedGameData(data, notes)
