@@ -8,6 +8,7 @@ The Gymnasium parts load when first used, so the host alone does not import Gymn
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 from emucore import data
@@ -31,6 +32,9 @@ from emucore.host.emulator import Emulator
 from emucore.systems import get_system, system_for_path
 
 RetroEmulator = Emulator
+
+#: stable-retro's ``ROOT_DIR``: the package's folder.
+ROOT_DIR = os.path.dirname(os.path.abspath(__file__))
 
 __version__ = "0.1.0"
 
@@ -56,8 +60,6 @@ def __dir__() -> list[str]:
 def core_path(path: str | None = None) -> str:
     """stable-retro's ``core_path``: with ``path``, make it the folder searched first for cores
     (it is put in front of ``EMUCORE_CORE_PATH``); returns the folder searched first."""
-    import os
-
     from emucore.host.corefinder import search_dirs
 
     if path is not None:
@@ -84,6 +86,7 @@ __all__ = [
     "GameLoadError",
     "GameNotFoundError",
     "Observations",
+    "ROOT_DIR",
     "RetroEmulator",
     "RetroEnv",
     "RetroVectorEnv",

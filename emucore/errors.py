@@ -93,8 +93,9 @@ class MovieError(FileProblem, RuntimeError):
     what = "movie"
 
 
-class StateNotFoundError(FileProblem, FileNotFoundError):
-    """A save state asked for by name or path that does not exist."""
+class StateNotFoundError(FileProblem, FileNotFoundError, TypeError):
+    """A save state asked for by name or path that does not exist (also a TypeError, which stable-retro
+    raises there, so code catching either works)."""
 
     what = "state"
 

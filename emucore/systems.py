@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -175,9 +175,79 @@ def _libraries(root: str) -> dict[str, CoreLibrary]:
     return found
 
 
+#: Systems described by core info JSON (:func:`load_core_info`), over the descriptors, in load order.
+_LOADED: dict[str, System] = {}
+
+
 def systems() -> dict[str, System]:
-    """All systems by stable-retro token."""
-    return _systems(str(descriptors_dir()))
+    """All systems by stable-retro token: the descriptors', with what :func:`load_core_info` loaded over them."""
+    described = _systems(str(descriptors_dir()))
+    return {**described, **_LOADED} if _LOADED else described
+
+
+def load_core_info(text: str) -> bool:
+    """stable-retro's ``RetroEmulator.load_core_info``: core info JSON, the format of stable-retro's
+    ``cores/*.json`` (``{"Genesis": {"lib": "genesis_plus_gx", "ext": ["md"], "buttons": [...], ...}}``),
+    for the emulators made from now on.
+
+    An entry for a known system replaces the fields it gives: its ``lib`` becomes the preferred core (the
+    descriptor's other candidates follow) and its ``ext`` pick that system; the fields it leaves out, and
+    ours that stable-retro's format lacks (title, byte order, memory notes), stay. An entry for an unknown
+    token adds a system. Returns False, and changes nothing, when ``text`` is not such JSON (stable-retro's
+    returns False for malformed JSON).
+    """
+    try:
+        info = json.loads(text)
+    except ValueError:
+        return False
+    if not isinstance(info, dict):
+        return False
+    loaded = {}
+    for name, entry in info.items():
+        system = _from_core_info(name, entry, systems().get(name))
+        if system is None:
+            return False
+        loaded[name] = system
+    _LOADED.update(loaded)
+    return True
+
+
+def _from_core_info(name: str, entry: Any, known: System | None) -> System | None:
+    """The system a core info entry describes (over ``known``, its descriptor), None if malformed."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("lib"), str) or not _strings(entry.get("ext")):
+        return None
+    buttons, keybinds, types = entry.get("buttons", []), entry.get("keybinds", []), entry.get("types", [])
+    overlay, actions, rambase = entry.get("overlay"), entry.get("actions", []), entry.get("rambase", 0)
+    if not (_strings(buttons, none=True) and _strings(keybinds, none=True) and _strings(types)):
+        return None
+    if overlay is not None and not (
+        isinstance(overlay, list) and len(overlay) == 3 and _strings(overlay[:2]) and isinstance(overlay[2], int)
+    ):
+        return None
+    if not isinstance(rambase, int) or not (
+        isinstance(actions, list) and all(isinstance(group, list) and all(_strings(c) for c in group)
+                                          for group in actions)
+    ):
+        return None
+    order = _byte_order({"types": [t for t in types if t]}, Path(name))
+    base = known or System(name, name, (), (), (), (), 0, None, None, [], "", name, order)
+    lib = entry["lib"]
+    return replace(
+        base,
+        extensions=tuple(entry["ext"]),
+        cores=(lib, *(core for core in base.cores if core != lib)),
+        buttons=tuple(buttons) if "buttons" in entry else base.buttons,
+        keybinds=tuple(keybinds) if "keybinds" in entry else base.keybinds,
+        rambase=rambase if "rambase" in entry else base.rambase,
+        types=tuple(types) if "types" in entry else base.types,
+        overlay=(overlay[0], overlay[1], overlay[2]) if overlay is not None else base.overlay,
+        actions=actions if "actions" in entry else base.actions,
+    )
+
+
+def _strings(value: Any, none: bool = False) -> bool:
+    """Whether ``value`` is a list of strings (of strings or None, with ``none``)."""
+    return isinstance(value, list) and all(isinstance(v, str) or (none and v is None) for v in value)
 
 
 def libraries() -> dict[str, CoreLibrary]:
@@ -202,6 +272,8 @@ def extension_table() -> dict[str, str]:
     for system in systems().values():
         for ext in system.extensions:
             table.setdefault(f".{ext}", system.name)
+    for system in _LOADED.values():  # as in stable-retro, the extensions loaded last pick their system
+        table.update((f".{ext}", system.name) for ext in system.extensions)
     return table
 
 

@@ -7,7 +7,8 @@ Data roots
     * **stable-retro's data root** (:func:`path`): ``RETRO_DATA_PATH`` if set, else the ``data``
       folder of an installed stable-retro, found with ``importlib.util.find_spec`` (its
       compiled module is never imported). It holds the ``stable``, ``experimental`` and
-      ``contrib`` sets. With neither, those sets are simply absent.
+      ``contrib`` sets. With neither, those sets are simply absent. stable-retro's ``DATA_PATH``
+      is the folder above it (:func:`data_path_parent`): ``<DATA_PATH>/data/stable/<game>``.
     * **the studio's** integrations (``$RETRO_STUDIO_DATA/integrations``, by default
       ``~/.local/share/retro-studio/integrations``) and **our repository's** ``integrations/``
       folder: part of the STABLE set, so ``make(name)`` finds what the studio created.
@@ -60,6 +61,7 @@ from emucore.data.integrations import (
     add_custom_integration,
     add_integrations,
     custom_paths,
+    data_path_parent,
     env_custom_paths,
     path,
     resolve,
@@ -84,6 +86,7 @@ from emucore.data.systeminfo import (
     EMU_INFO,
     get_romfile_system,
     get_system_info,
+    init_core_info,
     rom_extension_for_game,
     system_from_game_name,
 )
@@ -92,22 +95,31 @@ from emucore.integration import read_rom_sha
 #: The file name extension of core libraries on this platform (stable-retro's ``data.EXT``).
 EXT = {"darwin": "dylib", "win32": "dll"}.get(sys.platform, "so")
 
-_LAZY = {"GameData": "emucore.data.gamedata", "Variables": "emucore.retro.gamedata_methods"}
+_LAZY = {
+    "GameData": ("emucore.data.gamedata", "GameData"),
+    # stable-retro's base class of GameData, constructible empty and load()-ed: here GameData itself
+    "GameDataGlue": ("emucore.data.gamedata", "GameData"),
+    "Variables": ("emucore.retro.gamedata_methods", "Variables"),
+}
 
 
 def __getattr__(name: str) -> Any:
-    """``GameData`` and ``Variables`` load when first used: they bring the evaluator along."""
-    module = _LAZY.get(name)
-    if module is None:
+    """``GameData``, ``GameDataGlue`` and ``Variables`` load when first used (they bring the evaluator
+    along); ``DATA_PATH`` is :func:`data_path_parent` at the time of the access."""
+    if name == "DATA_PATH":
+        return data_path_parent()
+    found = _LAZY.get(name)
+    if found is None:
         raise AttributeError(f"module 'emucore.data' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(found[0]), found[1])
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"DATA_PATH"})
 
 
 __all__ = [
+    "DATA_PATH",
     "EMU_CORES",
     "EMU_EXTENSIONS",
     "EMU_INFO",
@@ -115,12 +127,14 @@ __all__ = [
     "MAX_ROM_BYTES",
     "DefaultIntegrations",
     "GameData",
+    "GameDataGlue",
     "GameInfo",
     "Integrations",
     "add_custom_integration",
     "add_integrations",
     "candidate_hashes",
     "custom_paths",
+    "data_path_parent",
     "env_custom_paths",
     "find_games",
     "game_name",
@@ -132,6 +146,7 @@ __all__ = [
     "get_romfile_system",
     "get_system_info",
     "groom_rom",
+    "init_core_info",
     "is_fbneo_game",
     "is_game_folder_path",
     "list_games",

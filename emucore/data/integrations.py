@@ -256,6 +256,18 @@ def path(hint: str | os.PathLike[str] | None = None) -> str | None:
     return _installed_stable_retro_data()
 
 
+def data_path_parent() -> str | None:
+    """``DATA_PATH``, stable-retro's folder that holds the ``data`` folder of its sets, so that
+    ``os.path.join(DATA_PATH, "data", "stable", game)`` is a game's folder: the parent of the data root
+    (:func:`path`, ``RETRO_DATA_PATH`` included) when that folder is named ``data`` (an installed
+    stable-retro's is), else the folder of an installed stable-retro (stable-retro's own ``DATA_PATH``,
+    which ignores ``RETRO_DATA_PATH``); None without either. Read on every access, as :func:`path` is."""
+    for root in (path(), _installed_stable_retro_data()):
+        if root is not None and os.path.basename(root) == "data":
+            return os.path.dirname(root)
+    return None
+
+
 def resolve(inttype: Integrations | int | None = None) -> Integrations:
     """``inttype`` as a concrete :class:`Integrations`: ``DEFAULT`` (or ``None``) replaced by the current default mask.
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 from typing import Any
 
-from emucore.systems import System, extension_table, systems
+from emucore.systems import System, extension_table, load_core_info, systems
 
 
 def _info(system: System) -> dict[str, Any]:
@@ -31,6 +32,26 @@ EMU_CORES: dict[str, str] = {name: f"{s.cores[0]}_libretro.so" for name, s in sy
 EMU_INFO: dict[str, dict[str, Any]] = {name: _info(s) for name, s in systems().items()}
 #: ``".ext"`` to system token, in the systems table order (the order ``rom.<ext>`` is looked up in).
 EMU_EXTENSIONS: dict[str, str] = extension_table()
+
+
+def init_core_info(path: str | os.PathLike[str]) -> None:
+    """stable-retro's: loads each ``*.json`` core info file of the folder ``path``
+    (:func:`emucore.systems.load_core_info`: what emulators made from now on use), then brings
+    ``EMU_CORES``, ``EMU_INFO`` and ``EMU_EXTENSIONS`` up to date.
+
+    Raises:
+        ValueError: naming a file that is not core info JSON (the files before it are loaded).
+        OSError: a file cannot be read.
+    """
+    for file in sorted(glob.glob(os.path.join(glob.escape(os.fspath(path)), "*.json"))):
+        with open(file, encoding="utf-8") as f:
+            text = f.read()
+        if not load_core_info(text):
+            raise ValueError(f"{file}: not core info JSON ({{system: {{lib, ext, buttons, ...}}}}, as stable-retro's)")
+    for name, system in systems().items():
+        EMU_CORES[name] = f"{system.cores[0]}_libretro.so"
+        EMU_INFO[name] = _info(system)
+    EMU_EXTENSIONS.update(extension_table())
 
 
 def get_romfile_system(rom_path: str | os.PathLike[str]) -> str:

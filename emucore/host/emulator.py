@@ -12,6 +12,7 @@ releases the GIL, so emulators on threads run in parallel. One thread at a time 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ from emucore.libretro.structs import (
     Timing,
 )
 from emucore.paths import core_system_dir
-from emucore.systems import CoreLibrary, System, get_system, library, system_for_path
+from emucore.systems import CoreLibrary, System, get_system, library, load_core_info, system_for_path
 
 PLAYERS = 2
 """Controller ports the host drives, and players an integration scores (stable-retro's two)."""
@@ -135,12 +136,8 @@ class Emulator:
         self.close()
 
     def __del__(self) -> None:
-        session = getattr(self, "_session", None)
-        if session is not None:
-            try:
-                session.close()
-            except Exception:
-                pass
+        with contextlib.suppress(Exception):  # AttributeError too: __init__ failed before the session
+            self._session.close()
 
     # ---- running ----
 
@@ -373,6 +370,8 @@ class Emulator:
     def configure_data(self, data: Any) -> None:
         """stable-retro's: ``data`` (an ``emucore.data.GameData``) reads this emulator's memory from now on."""
         data.configure(self)
+
+    load_core_info = staticmethod(load_core_info)  # stable-retro's RetroEmulator.load_core_info(json_text)
 
     def get_ram(self) -> np.ndarray:
         """All RAM blocks in address order, raw: the same bytes as stable-retro's env.get_ram()."""
