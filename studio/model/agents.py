@@ -51,6 +51,7 @@ from studio.model.agent_flags import (
     scenario_flags,
 )
 from studio.model.plausibility import Plausibility, find_plausibility
+from studio.model.run_log import RunLog
 from studio.model.sanity_agent import SanityAgent, run_summary
 
 __all__ = [
@@ -79,6 +80,7 @@ class RunReport:
     best_index: int | None = None
     best_movie: bytes | None = None  # the best episode's .bk2
     stopped: bool = False
+    log_dir: Path | None = None  # where the run's TensorBoard log is, if one was written
 
     @property
     def returns(self) -> list[float]:
@@ -119,6 +121,7 @@ def run_episodes(
     ray_address: str | None = None,
     plausibility: Plausibility | None = None,
     fps: float = DEFAULT_FPS,
+    log_dir: str | Path | None = None,
 ) -> RunReport:
     """Plays ``episodes`` episodes of ``game`` headless with ``agent`` and reports on them.
 
@@ -140,6 +143,8 @@ def run_episodes(
         plausibility: What the returns are held against (None: :func:`find_plausibility` reads the
             score checkpoints of the studio's workspace for the game and the scenario's reward terms).
         fps: The game's frames a second (for the early end check and the summary).
+        log_dir: A folder to write the run's TensorBoard log in (:mod:`studio.model.run_log`; needs torch
+            and tensorboard), or None for none.
 
     Returns:
         The episodes, the flags and the best episode's movie.
@@ -158,6 +163,11 @@ def run_episodes(
     else:
         results = run_local(rollout, on_step, stop)
     report = RunReport(emucore.data.game_name(str(game)), state, scenario, agent.name, [])
+    log = None if log_dir is None else RunLog(log_dir, {
+        "game": report.game, "state": state or "default", "scenario": scenario or "scenario.json",
+        "agent": agent.name, "seed": agent.seed, "episodes": episodes, "max steps": max_steps,
+        "played on": ray_address or "this machine"})
+    report.log_dir = None if log is None else log.folder
     best_movie: bytes | None = None
     for result in results:
         report.episodes.append(result)
@@ -165,6 +175,8 @@ def run_episodes(
         if report.best_index is None or result.total > report.episodes[report.best_index].total:
             report.best_index, best_movie = result.index, result.movie
         result.movie = None
+        if log is not None:
+            log.episode(result)
         if on_episode is not None:
             on_episode(result)
     report.stopped = report.stopped or (stop is not None and stop.is_set())
@@ -178,6 +190,8 @@ def run_episodes(
         report.checks = checks_passed(report.flags, report.plausibility)
         report.unchecked = checks_skipped(report.flags, report.plausibility)
     report.summary = run_summary(report.episodes, max_steps, fps=fps, frames_per_step=frames_per_step)
+    if log is not None:
+        log.finish(report.summary, [f"{flag.name}: {flag.detail}" for flag in report.flags])
     return report
 
 

@@ -17,6 +17,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -48,6 +49,7 @@ from studio.model.agents import (
     run_episodes,
     sb3_available,
 )
+from studio.model.run_log import run_log_folder, tensorboard_available
 from studio.qt.game_view import GameView
 
 REFRESH_MS = 66  # ~15 Hz
@@ -127,6 +129,15 @@ class AgentDialog(QDialog):
         form.addRow("Max steps", self.steps_box)
         form.addRow("Seed", self.seed_box)
         form.addRow("Ray cluster address", self.ray_edit)
+        self.tensorboard_box = QCheckBox("Write a TensorBoard log")
+        if tensorboard_available():
+            self.tensorboard_box.setChecked(True)
+            self.tensorboard_box.setToolTip("Each episode's return and length, and the run's summary and flags, "
+                                            "in the studio's runs/ folder: tensorboard --logdir shows them")
+        else:
+            self.tensorboard_box.setEnabled(False)
+            self.tensorboard_box.setToolTip("Needs torch and tensorboard: pip install -e '.[rl]'")
+        form.addRow("", self.tensorboard_box)
 
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self.run)
@@ -245,6 +256,7 @@ class AgentDialog(QDialog):
             "on_episode": self._bridge.episode_done.emit,
             "stop": self._stop,
             "ray_address": address,
+            "log_dir": (run_log_folder(self.game, agent.name) if self.tensorboard_box.isChecked() else None),
         }
         self._thread = threading.Thread(target=self._work, args=(kwargs,), name="agent-run", daemon=True)
         self._thread.start()
@@ -333,6 +345,8 @@ class AgentDialog(QDialog):
                                 + (" - stopped" if report.stopped else ""))
         else:
             self.status.setText("Stopped before any episode ended" if report.stopped else "No episode")
+        if report.log_dir is not None:
+            self.status.setText(f"{self.status.text()}. TensorBoard: tensorboard --logdir {report.log_dir.parent}")
 
     def _failed(self, message: str) -> None:
         self._timer.stop()

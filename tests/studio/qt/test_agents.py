@@ -163,7 +163,30 @@ def test_dialog_runs_on_a_worker(qtbot, tmp_path):
         "early end", "Checks passed", "Not checked"]
     dialog.report.save_best(tmp_path / "best.bk2")
     assert replay(tmp_path / "best.bk2").total_reward == max(dialog.report.returns)
+    if dialog.tensorboard_box.isChecked():  # torch and tensorboard are there: the run's log is too
+        log = dialog.report.log_dir
+        assert log is not None and log.parent.name == "StudioDemo-Nes" and str(log.parent) in dialog.status.text()
+        assert logged_scalars(log)["episode/return"] == dialog.report.returns
     dialog.close()
+
+
+def logged_scalars(folder: Path) -> dict[str, list[float]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(folder))
+    events.Reload()
+    return {tag: [event.value for event in events.Scalars(tag)] for tag in events.Tags()["scalars"]}
+
+
+def test_a_run_writes_its_tensorboard_log(tmp_path):
+    pytest.importorskip("torch.utils.tensorboard")
+    short = scenario(tmp_path, "short", FRAME_50, SCORE)
+    report = run_episodes("StudioDemo-Nes", scenario=short, agent=RandomAgent(0), episodes=3, max_steps=100,
+                          log_dir=tmp_path / "run")
+    assert report.log_dir == tmp_path / "run"
+    scalars = logged_scalars(report.log_dir)
+    assert scalars["episode/return"] == report.returns and scalars["episode/length"] == report.lengths
+    assert scalars["run/mean_return"] == [pytest.approx(sum(report.returns) / 3)]
 
 
 # ---- the sanity agent and the flags on real play ----
