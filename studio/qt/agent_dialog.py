@@ -171,6 +171,8 @@ class AgentDialog(QDialog):
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         self.status = QLabel("")
+        self.status.setWordWrap(True)  # a TensorBoard folder's path can be long
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # to copy the command
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
