@@ -143,6 +143,50 @@ def test_seeds_apply_to_the_next_reset_only(opened):
     assert venv._options == [{}, {}, {}]
 
 
+def test_time_limit_truncation_is_told_apart_from_termination(short_scenario, opened):
+    """The short scenario ends at the 10th step: a limit of 6 truncates (TimeLimit.truncated), a limit of 10 falls on
+    the terminating step (terminated wins, as Gymnasium's TimeLimit and SB3's wrappers have it)."""
+    idle = np.zeros(2, dtype=np.int64)
+    for limit, cut_short in ((6, True), (10, False)):
+        kwargs = dict(scenario=short_scenario, use_restricted_actions=DISCRETE, max_episode_steps=limit, **ATARI_LIKE)
+        venv = RetroVecEnv(GAME, 2, **kwargs)
+        single = emucore.make(GAME, **kwargs)
+        opened.extend([venv, single])
+        venv.reset()
+        single.reset()
+        for step in range(1, limit + 1):
+            _, _, dones, infos = venv.step(idle)
+            last = single.step(0)[0]
+            assert dones.tolist() == [step == limit] * 2
+        assert [info["TimeLimit.truncated"] for info in infos] == [cut_short] * 2
+        assert all(np.array_equal(info["terminal_observation"], last) for info in infos)
+        _, _, dones, infos = venv.step(idle)  # the count starts again after the autoreset
+        assert not dones.any() and [info["TimeLimit.truncated"] for info in infos] == [False, False]
+
+
+def test_seeded_sticky_actions_are_reproducible_and_each_env_its_single_env(opened):
+    """With sticky_prob the trajectories depend on the seeds: the same seeds give the same play, env i plays as a
+    single env reset with seed + i, and other seeds play otherwise."""
+    kwargs = dict(sticky_prob=0.5, **ATARI_LIKE)
+    rng = np.random.default_rng(4)
+    actions = rng.integers(0, 2, (30, 2, 12), dtype=np.int8)
+
+    def play(seed: int) -> list[np.ndarray]:
+        venv = RetroVecEnv(GAME, 2, **kwargs)
+        opened.append(venv)
+        venv.seed(seed)
+        return [venv.reset()] + [venv.step(row)[0] for row in actions]
+
+    first, again, other = play(3), play(3), play(11)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other))
+    for index in range(2):
+        single = emucore.make(GAME, **kwargs)
+        opened.append(single)
+        observed = [single.reset(seed=3 + index)[0]] + [single.step(row[index])[0] for row in actions]
+        assert all(np.array_equal(obs[index], expected) for obs, expected in zip(first, observed))
+
+
 def test_sb3_wrappers_stack_transpose_and_monitor_episodes(short_scenario, opened):
     venv = RetroVecEnv(GAME, 2, scenario=short_scenario, **ATARI_LIKE)
     opened.append(venv)
