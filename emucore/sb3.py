@@ -51,7 +51,8 @@ class RetroVecEnv(VecEnv):
     ``VecEnv``; ``make_kwargs`` go to :func:`emucore.make` (state, frame_skip, grayscale, obs_size, ...)."""
 
     def __init__(self, game: str, num_envs: int, *, num_threads: int | None = None, **make_kwargs: Any):
-        self.venv = RetroVectorEnv(game, num_envs, num_threads=num_threads,
+        # copy=True: SB3 keeps the previous step's observations (PPO's _last_obs) while the envs step again
+        self.venv = RetroVectorEnv(game, num_envs, num_threads=num_threads, copy=True,
                                    autoreset_mode=AutoresetMode.SAME_STEP, **make_kwargs)
         try:
             super().__init__(num_envs, self.venv.single_observation_space, self.venv.single_action_space)

@@ -11,8 +11,9 @@ Autoreset is Gymnasium's ``AutoresetMode``: NEXT_STEP (the default) resets an en
 episode ended; SAME_STEP resets it in the step that ended it, on the same worker thread, and returns
 the reset observation, the last one and its info in ``infos["final_obs"]`` and ``infos["final_info"]``.
 
-Besides Gymnasium's ``step``, EnvPool's asynchronous form: ``async_reset()``, then ``recv()`` the first
-``batch_size`` envs to finish and ``send()`` their next actions, so no env waits for the slowest.
+Besides Gymnasium's ``step`` (also split as AsyncVectorEnv's ``step_async``/``step_wait``), EnvPool's
+asynchronous form: ``async_reset()``, then ``recv()`` the first ``batch_size`` envs to finish and ``send()``
+their next actions, so no env waits for the slowest.
 """
 
 from __future__ import annotations
