@@ -47,6 +47,10 @@ class RetroVectorEnv(VectorEnv):
         if batch_size is not None and not 1 <= batch_size <= num_envs:
             raise ValueError(f"batch_size must be between 1 and num_envs ({num_envs}), got {batch_size}")
         make_kwargs.setdefault("render_mode", None)
+        if make_kwargs.get("scale_obs"):
+            raise ValueError("scale_obs is make()'s, for one env: RetroVectorEnv's observations are one uint8 batch "
+                             "array (divide it by 255 as a whole, e.g. in the policy)")
+        make_kwargs.pop("scale_obs", None)
         self.envs = []
         try:
             for _ in range(num_envs):

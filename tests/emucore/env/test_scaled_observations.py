@@ -38,3 +38,12 @@ def test_outside_rllib_nothing_is_refused():
         assert rllib_problems(env) == []
     finally:
         env.close()
+
+
+def test_a_vector_env_refuses_scale_obs_by_name():
+    import pytest
+
+    from emucore.env import RetroVectorEnv
+
+    with pytest.raises(ValueError, match="scale_obs is make"):
+        RetroVectorEnv("StudioDemo-Nes", 2, scale_obs=True)
