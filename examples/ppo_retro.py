@@ -1,7 +1,7 @@
 """PPO on an emucore game in one file, in the CleanRL style: RetroVectorEnv, frame skip, gray 84x84, a torch
 policy, TensorBoard logs.
 
-    python examples/ppo_retro.py                                  # the Genesis demo, about 3 minutes on 2 cores
+    python examples/ppo_retro.py                                  # the Genesis demo: under a minute on 2 cores
     python examples/ppo_retro.py --game Airstriker-Genesis-v0 --state Level1 --total-steps 500000
     tensorboard --logdir runs
 
@@ -40,7 +40,7 @@ def arguments() -> argparse.Namespace:
     add("--game", default="StudioDemo-Genesis", help="a game name or the path of a game folder")
     add("--state", default=None, help="the start state (default: the integration's)")
     add("--seed", type=int, default=1)
-    add("--total-steps", type=int, default=60_000, help="env steps over all envs")
+    add("--total-steps", type=int, default=20_480, help="env steps over all envs")
     add("--num-envs", type=int, default=8)
     add("--num-steps", type=int, default=128, help="steps per env per rollout")
     add("--frame-skip", type=int, default=4)
