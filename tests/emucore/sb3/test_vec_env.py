@@ -239,6 +239,28 @@ def test_ppo_learns_on_it(opened):
     assert model.num_timesteps == 64 and isinstance(model.get_env(), VecTransposeImage)
 
 
+def test_sb3s_own_checks_pass(short_scenario, opened):
+    """SB3's NaN/inf checker over whole episodes, its space check against a DummyVecEnv of the same envs
+    (what ``model.set_env`` runs), and its ``evaluate_policy``, which needs episodes to end and restart."""
+    from stable_baselines3.common.evaluation import evaluate_policy
+    from stable_baselines3.common.utils import check_for_correct_spaces
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecCheckNan
+
+    venv = RetroVecEnv(GAME, 2, scenario=short_scenario, use_restricted_actions=DISCRETE, **ATARI_LIKE)
+    dummy = DummyVecEnv([lambda: emucore.make(GAME, scenario=short_scenario, use_restricted_actions=DISCRETE,
+                                              **ATARI_LIKE)] * 2)
+    opened += [venv, dummy]
+    check_for_correct_spaces(venv, dummy.observation_space, dummy.action_space)
+    checked = VecCheckNan(venv, raise_exception=True, check_inf=True)
+    checked.reset()
+    for _ in range(25):  # over two autoresets
+        checked.step(np.array([venv.action_space.sample() for _ in range(2)]))
+    model = PPO("CnnPolicy", VecMonitor(venv), n_steps=16, batch_size=32, n_epochs=1, seed=0)
+    model.set_env(VecMonitor(venv))
+    returns, lengths = evaluate_policy(model, model.get_env(), n_eval_episodes=4, return_episode_rewards=True)
+    assert len(returns) == 4 and all(length == 10 for length in lengths)
+
+
 def test_without_stable_baselines3_the_error_names_the_rl_extra():
     code = """
         import sys
