@@ -89,6 +89,15 @@ def visible_crop(crop: tuple[int, int, int, int], screen: tuple[int, int]) -> tu
     return x, y, x2 - x, y2 - y
 
 
+def checked_step_limit(limit: Any) -> int | None:
+    """``max_episode_steps`` checked: None, or a whole number of steps, at least 1 (ValueError naming it)."""
+    if limit is None:
+        return None
+    if not _is_int(limit) or limit < 1:
+        raise ValueError(f"max_episode_steps must be a whole number of steps, at least 1, or None, not {limit!r}")
+    return int(limit)
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 

@@ -19,7 +19,7 @@ from gymnasium.utils.ezpickle import EzPickle
 
 from emucore import data as retro_data
 from emucore.enums import Actions, Observations, State
-from emucore.env.frame_skip import Preprocessing
+from emucore.env.frame_skip import Preprocessing, checked_step_limit
 from emucore.env.game_files import game_data_sources, game_metadata
 from emucore.env.observing import Observing
 from emucore.env.recording import MovieRecording
@@ -85,7 +85,7 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
             frame_skip, max_pool, obs_size, grayscale, image=self._obs_type is Observations.IMAGE,
             sticky_prob=sticky_prob,
         )
-        self.max_episode_steps = _checked_step_limit(max_episode_steps)
+        self.max_episode_steps = checked_step_limit(max_episode_steps)
         self._elapsed_steps = 0
         self._sticky_ready = False  # an action of this episode is held: the next step may keep it a frame
         self.use_restricted_actions = Actions(use_restricted_actions)
@@ -249,9 +249,8 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
         masks = self._press(action)
         switch = None  # with the previous buttons held for the first frame: the new ones, from the second on
         if held is not None:
-            switch = [self.em.get_button_mask(player) for player in range(self.players)]
-            for player, mask in enumerate(held):
-                self.em.set_button_mask(mask, player)
+            switch = self._held()
+            self._hold(held)
         data, plan = self.data, self._plan
         total: Any = None
         start, pending = 0, False  # frames run and evaluated in C; whether one more ran unevaluated
@@ -276,8 +275,7 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
                 self._frame(held if masks is not None else None)
             else:
                 if switch is not None:
-                    for player, mask in enumerate(switch):
-                        self.em.set_button_mask(mask, player)
+                    self._hold(switch)
                     switch = None
                 self._frame(masks)
             reward = self._reward()
@@ -300,7 +298,7 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
             return None
         if self.np_random.random() > probability:
             return None
-        return [self.em.get_button_mask(player) for player in range(self.players)]
+        return self._held()
 
     def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
         """A step from per-player button masks, with no observation or info built.
@@ -310,8 +308,7 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
         """
         if self.img is None and self.ram is None:
             raise RuntimeError("Please call env.reset() before env.step()")
-        for player, mask in enumerate(masks):
-            self.em.set_button_mask(mask, player)
+        self._hold(masks)
         self.em.step()
         self.data.update_ram()
         return self._reward(), self.data.is_done()
@@ -335,9 +332,17 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
         if self._flags_for_c(action) and self.em.press(action, self._flag_table):
             return None
         masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
+        self._hold(masks)
+        return masks
+
+    def _hold(self, masks: list[int]) -> None:
+        """Holds each player's button mask."""
         for player, mask in enumerate(masks):
             self.em.set_button_mask(mask, player)
-        return masks
+
+    def _held(self) -> list[int]:
+        """Each player's buttons held now."""
+        return [self.em.get_button_mask(player) for player in range(self.players)]
 
     def _frame(self, masks: list[int] | None) -> None:
         """One frame with the buttons held, recorded if a movie is, and its evaluation."""
@@ -389,11 +394,3 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
         if self.viewer is not None:
             self.viewer.close()
             self.viewer = None
-
-
-def _checked_step_limit(limit: Any) -> int | None:
-    if limit is None:
-        return None
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
-        raise ValueError(f"max_episode_steps must be a whole number of steps, at least 1, or None, not {limit!r}")
-    return int(limit)

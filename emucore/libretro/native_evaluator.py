@@ -133,16 +133,16 @@ class NativeEvaluator:
         """Up to ``frames`` frames of ``session`` run and evaluated in one call into C (skip.h says how),
         ``hold`` holding the one before the last; ``ran()`` then says what ran, ``sums`` each player's
         rewards summed. The program is bound to the memory at ``location`` (``session.memory_location``,
-        the default: where it is now). ``switch``: the button masks (one per port) held from the second
-        frame on, the first keeping those held now. CoreError if the core threw, or what a callback
-        raised, after the frames before it ran and were evaluated."""
+        the default: where it is now). ``switch``: the button masks of ports 0, 1, ... held from the second
+        frame on, the first keeping those held now (ports past the list keep theirs). CoreError if the core
+        threw, or what a callback raised, after the frames before it ran and were evaluated."""
         ram, size, maps = session.memory_location if location is None else location
         self._result.evaluated = 0  # what a call refused before C ran leaves
         masks = ffi.NULL
         if switch is not None:
             masks = self._switch
             for port in range(len(masks)):
-                masks[port] = switch[port] if port < len(switch) else 0
+                masks[port] = switch[port] if port < len(switch) else session.button_bits(port)
         code = session.call(lib.emu_skip_run, self._program, frames, ffi.NULL if hold is None else hold.pointer,
                             ram, size, maps, not session.memory_maps, masks, self.sums, self._result)
         if code < 0:
