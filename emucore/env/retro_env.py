@@ -20,6 +20,7 @@ from gymnasium.utils.ezpickle import EzPickle
 from emucore import data as retro_data
 from emucore.enums import Actions, Observations, State
 from emucore.env.frame_skip import Preprocessing, checked_step_limit
+from emucore.env.frame_stepping import FrameStepping
 from emucore.env.game_files import game_data_sources, game_metadata
 from emucore.env.observing import Observing
 from emucore.env.recording import MovieRecording
@@ -36,7 +37,7 @@ _ARGUMENTS = ("game", "state", "scenario", "info", "use_restricted_actions", "re
               "obs_type", "render_mode", "core")  # __init__'s positional ones, in order
 
 
-class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
+class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
     """A game as a Gymnasium environment (stable-retro's ``RetroEnv`` API)."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60, "video.frames_per_second": 60.0}
@@ -186,6 +187,10 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
                 self.movie.set_state(power_on_start)
         if self.movie is not None:
             self.movie.step()
+        return self._start_episode()
+
+    def _start_episode(self) -> tuple[np.ndarray, dict]:
+        """The reset after its frame ran: the first evaluation of an episode and its observation."""
         self.data.reset()
         self.data.update_ram()
         self._elapsed_steps = 0
@@ -241,64 +246,6 @@ class RetroEnv(Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
         self.img = obs if result == 0 else self.get_screen(0, apply_rotation=True)
         self.data.update_ram()
         return self.img
-
-    def _step_frames(self, action, out: np.ndarray | None) -> tuple[np.ndarray, Any, bool, dict]:
-        """The action held for ``frame_skip`` frames (see :mod:`emucore.env.frame_skip`)."""
-        skip, pools = self.preprocessing.frame_skip, self.preprocessing.pools
-        held = self._sticky_masks()
-        masks = self._press(action)
-        switch = None  # with the previous buttons held for the first frame: the new ones, from the second on
-        if held is not None:
-            switch = self._held()
-            self._hold(held)
-        data, plan = self.data, self._plan
-        total: Any = None
-        start, pending = 0, False  # frames run and evaluated in C; whether one more ran unevaluated
-        if self.movie is None:  # the frames in one call into C, where the scenario is compiled
-            multi = self.players > 1 and self.multi_rewards
-            run = data.update_frames(self.em.session, skip, plan if pools else None, self.players if multi else 1,
-                                     switch)
-            if run is not None:
-                ran, start, sums = run
-                pending = ran > start
-                if ran > 1:
-                    switch = None
-                if sums is not None:
-                    total = sums if multi else sums[0]
-                if start == skip or start and data.done:
-                    return self._observe(pools and start == skip, out), total, data.done, data.info_after_update()
-        for index in range(start, skip):
-            if pending:  # C stopped before evaluating it (memory may have moved)
-                pending = False
-                data.update_ram()
-            elif held is not None and index == 0:
-                self._frame(held if masks is not None else None)
-            else:
-                if switch is not None:
-                    self._hold(switch)
-                    switch = None
-                self._frame(masks)
-            reward = self._reward()
-            total = reward if total is None else [a + b for a, b in zip(total, reward)] if isinstance(reward, list) \
-                else total + reward
-            if data.done:
-                break
-            if pools and index == skip - 2 and plan is not None:
-                plan.hold()
-        obs = self._observe(pools and index == skip - 1, out)
-        return obs, total, data.done, data.info_after_update()
-
-    def _sticky_masks(self) -> list[int] | None:
-        """The buttons held now if this step keeps them for its first frame (``sticky_prob``), else None."""
-        probability = self.preprocessing.sticky_prob
-        if not probability:
-            return None
-        if not self._sticky_ready:  # an episode's first step has no previous action
-            self._sticky_ready = True
-            return None
-        if self.np_random.random() > probability:
-            return None
-        return self._held()
 
     def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
         """A step from per-player button masks, with no observation or info built.

@@ -17,8 +17,6 @@ from emucore.errors import UnmappedAddressError
 from emucore.host.emulator import PLAYERS
 from emucore.host.memory import AddressSpace
 from emucore.integration.datafile import VariableLike
-from emucore.libretro import CoreSession
-from emucore.libretro.observations import ObservationPlan
 from emucore.retro.gamedata_methods import GameDataMethods
 from emucore.retro.info_order import StringTable, info_order
 from emucore.scenario.actions import ActionGroups
@@ -27,6 +25,7 @@ from emucore.scenario.custom_variables import CustomVariables
 from emucore.scenario.custom_variables import as_int as _as_int
 from emucore.scenario.explain import DoneReason, explain
 from emucore.scenario.model import DoneNode, RewardSpec, Scenario, ScenarioError, Term
+from emucore.scenario.native_frames import NativeFrames
 from emucore.scenario.reload import reload_evaluator
 
 
@@ -34,7 +33,7 @@ def _read(memory: AddressSpace, variable: VariableLike) -> int:
     return memory.read(variable.address, variable.type, ALL_ONES if variable.mask is None else variable.mask)
 
 
-class Evaluator(GameDataMethods):
+class Evaluator(NativeFrames, GameDataMethods):
     """Variables, scenario and custom variables over one emulator's live memory.
 
     stable-retro's methods for editing variables (``data["x"]``, ``set_variable``, ...) come from
@@ -192,53 +191,6 @@ class Evaluator(GameDataMethods):
         if self.custom:  # a custom variable hides the data.json variable of its name
             answers = [self.custom.get(name, answer) for name, answer in zip(names, answers)]
         return answers
-
-    def update_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
-                      players: int = 1, switch: Sequence[int] | None = None
-                      ) -> tuple[int, int, list[float] | None] | None:
-        """Up to ``frames`` frames of the emulator whose ``session`` this memory is run and evaluated in
-        one call into C, as ``frames`` times ``Emulator.step()`` then ``update_ram()`` (the state after is
-        the same); ``hold`` holds the frame before the last (ObservationPlan.hold); ``switch``, the button
-        masks held from the second frame on (the first keeps those held now). The loop stops after a
-        done frame, and before evaluating a frame after which memory may have moved (or the core called
-        into Python): then that frame has run and ``update_ram()`` is for the caller to call.
-
-        Returns (frames run, of them evaluated, players 0 .. players - 1's rewards over the evaluated
-        frames summed as Python floats, or None if none was), or None, with nothing run, when the
-        scenario is not evaluated compiled now (the caller steps frame by frame).
-        """
-        compiled = self._compiled
-        if not (compiled is not None and self.compile and compiled.bind(self._memory())
-                and compiled.take_totals(self.totals)):
-            return None
-        if not self._in_c:
-            compiled.load(self._now if self._evaluated else {})
-            self._in_c = True
-        try:
-            compiled.run_frames(session, frames, hold, switch=switch)
-        finally:  # the frames evaluated before an exception count, as they do frame by frame
-            ran, evaluated, done = compiled.ran()
-            if evaluated:
-                compiled.give(self.rewards, self.totals)
-                self._evaluated = True
-                self.done = done
-                self._values = compiled.values
-                self.frame += evaluated
-        return ran, evaluated, compiled.reward_sums(evaluated, self.rewards, players) if evaluated else None
-
-    @property
-    def compiled(self) -> bool:
-        """Whether the last ``update_ram`` ran the compiled program (else the Python evaluator)."""
-        return self._in_c
-
-    def _update_compiled(self, compiled: CompiledScenario) -> None:
-        if not self._in_c:
-            compiled.load(self._now if self._evaluated else {})
-            self._in_c = True
-        self._evaluated = True
-        self.done = compiled.run(self.rewards, self.totals)
-        self._values = compiled.values
-        self.frame += 1
 
     def measure(self, name: str, measurement: str) -> int:
         """A variable's value (live memory) or delta (between the last two snapshots)."""
