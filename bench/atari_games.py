@@ -37,8 +37,9 @@ def ale_rom(game: str) -> Path | None:
     return found if found.is_file() else None
 
 
-def open_game(game: str, scratch: Path | None = None, **make_kwargs: Any) -> RetroEnv | None:
-    """``emucore.make`` on a copy of ``<game>-Atari2600-v0`` with ale-py's ROM; None if either is missing."""
+def game_folder(game: str, scratch: Path | None = None) -> Path | None:
+    """A copy of ``<game>-Atari2600-v0`` with ale-py's ROM in it (a game folder ``emucore.make`` opens by its
+    path); None if either is missing."""
     data_root, rom = stable_data(), ale_rom(game)
     if data_root is None or rom is None or not (data_root / f"{game}-Atari2600-v0").is_dir():
         return None
@@ -46,4 +47,10 @@ def open_game(game: str, scratch: Path | None = None, **make_kwargs: Any) -> Ret
     folder = scratch / f"{game}-Atari2600-v0"
     shutil.copytree(data_root / folder.name, folder, dirs_exist_ok=True)
     shutil.copyfile(rom, folder / "rom.a26")
-    return emucore.make(str(folder), **make_kwargs)
+    return folder
+
+
+def open_game(game: str, scratch: Path | None = None, **make_kwargs: Any) -> RetroEnv | None:
+    """``emucore.make`` on a copy of ``<game>-Atari2600-v0`` with ale-py's ROM; None if either is missing."""
+    folder = game_folder(game, scratch)
+    return None if folder is None else emucore.make(str(folder), **make_kwargs)

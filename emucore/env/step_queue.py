@@ -60,6 +60,11 @@ class StepQueue(Generic[Task]):
                 self._running += 1
             self._finish(task)  # this thread steps an env instead of waiting
 
+    def finished(self) -> int:
+        """How many finished tasks ``take`` would return without waiting."""
+        with self._lock:
+            return len(self._finished)
+
     def close(self) -> None:
         """Stops the threads once the tasks they are running finish; queued tasks are dropped."""
         with self._lock:

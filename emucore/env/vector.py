@@ -4,8 +4,10 @@ stable-retro allows one emulator per process, so its vector envs need a process 
 copy every observation between processes. Here each env's emulator is a private core copy and
 ``step()`` releases the GIL while the core runs, so threads run the cores in parallel and the
 observations land in one batch array. ``num_threads`` (default: the CPUs) counts the calling
-thread, which steps envs itself; the threads take envs one at a time from one queue
-(emucore.env.step_queue).
+thread, which steps envs itself. Where every env's step can run in C (a compiled scenario, image observations,
+one player: emucore.env.batch_slots says which), a step is one call into C for the whole batch, on native
+threads with the GIL released (emucore.env.vector_native); else the threads take envs one at a time from one
+queue (emucore.env.step_queue) and step them in Python. ``native=False`` keeps to the Python threads.
 
 Autoreset is Gymnasium's ``AutoresetMode``: NEXT_STEP (the default) resets an env at the step after its
 episode ended; SAME_STEP resets it in the step that ended it, on the same worker thread, and returns
@@ -29,6 +31,7 @@ from gymnasium.vector.utils import batch_space
 
 from emucore.env.make import make
 from emucore.env.step_queue import StepQueue
+from emucore.env.vector_native import BatchStepper
 
 
 class RetroVectorEnv(VectorEnv):
@@ -38,7 +41,7 @@ class RetroVectorEnv(VectorEnv):
 
     def __init__(self, game: str, num_envs: int, *, num_threads: int | None = None, copy: bool = True,
                  batch_size: int | None = None, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 **make_kwargs: Any):
+                 native: bool = True, **make_kwargs: Any):
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
@@ -51,15 +54,15 @@ class RetroVectorEnv(VectorEnv):
             raise ValueError("scale_obs is make()'s, for one env: RetroVectorEnv's observations are one uint8 batch "
                              "array (divide it by 255 as a whole, e.g. in the policy)")
         make_kwargs.pop("scale_obs", None)
-        self.envs = []
+        self._envs: list[Any] = []
         try:
             for _ in range(num_envs):
-                self.envs.append(make(game, **make_kwargs))
+                self._envs.append(make(game, **make_kwargs))
         except BaseException:
-            for env in self.envs:
+            for env in self._envs:
                 env.close()
             raise
-        first = self.envs[0]
+        first = self._envs[0]
         self.num_envs = num_envs
         self.copy = copy
         self.single_observation_space = first.observation_space
@@ -79,8 +82,27 @@ class RetroVectorEnv(VectorEnv):
         self._threads = max(1, min(num_threads or os.cpu_count() or 1, num_envs))
         self._queue: StepQueue[tuple[int, Any, Any]] | None = None  # made by the first step, reset or send
         self._in_flight = np.zeros(num_envs, dtype=np.bool_)
+        self._native_flight = np.zeros(num_envs, dtype=np.bool_)  # of those, stepped by C
         self._received = np.arange(self.batch_size)
+        self._all = np.arange(num_envs, dtype=np.int32)
+        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
+        self._native = BatchStepper(weakref.proxy(self), self._threads, same_step) if native else None
         self._closed = False
+
+    @property
+    def envs(self) -> list[Any]:
+        """The envs, one per index, each as stepping it alone would have left it (those C steps are handed back
+        to Python first, except any stepping now)."""
+        if self._native is not None:
+            for index in np.flatnonzero(~self._native_flight):
+                self._native.give_back(int(index))
+        return self._envs
+
+    @property
+    def native_envs(self) -> np.ndarray:
+        """Which envs C steps now (bool per env): all of them after a step, unless an env's step needs Python
+        (a Lua or uncompiled scenario, a movie, two players, RAM observations: emucore.env.batch_slots)."""
+        return self._native.lent() if self._native is not None else np.zeros(self.num_envs, dtype=np.bool_)
 
     def _parallel(self, tasks: list[tuple[int, str, Any]]) -> list[dict]:
         """Runs one task per env (the synchronous step and reset) and returns the infos in env order."""
@@ -146,10 +168,14 @@ class RetroVectorEnv(VectorEnv):
         """Starts stepping every env with its row of ``actions``; ``step_wait()`` returns the results."""
         self._check_no_async_steps("step")
         _check_batch(actions, self.num_envs, "step()")
-        self._start([(index, "step", actions[index]) for index in range(self.num_envs)])
+        if not self._send_native(self._all, actions):
+            self._start([(index, "step", actions[index]) for index in range(self.num_envs)])
 
     def step_wait(self):
         """The results of the step ``step_async()`` started, as ``step()`` returns them."""
+        if self._native_flight.all() and self._native is not None:
+            _, python = self._recv_native(self.num_envs)
+            return self._results(self._native.batched_info(self._all, python, self._merge))
         obs, rewards, terminations, truncations, infos = self.step_wait_each()
         return obs, rewards, terminations, truncations, self._merge(infos)
 
@@ -158,7 +184,12 @@ class RetroVectorEnv(VectorEnv):
         under SAME_STEP an env reset in this step has ``final_obs`` and ``final_info`` in its info."""
         if not self._in_flight.all():
             raise RuntimeError("step_wait() without step_async(): no step is in progress")
-        infos = self._collect()
+        if self._native_flight.all() and self._native is not None:
+            _, python = self._recv_native(self.num_envs)
+            return self._results(self._native.infos(self._all, python))
+        return self._results(self._collect())
+
+    def _results(self, infos: Any) -> Any:
         return (
             self._observations.copy() if self.copy else self._observations,
             self._rewards.copy(),
@@ -186,23 +217,62 @@ class RetroVectorEnv(VectorEnv):
         busy = ids[self._in_flight[ids]]
         if len(busy):
             raise ValueError(f"envs {busy.tolist()} are still stepping: recv() their results before sending again")
-        self._start([(int(index), "step", action) for index, action in zip(ids, actions)])
+        if not self._send_native(ids.astype(np.int32), actions):
+            self._start([(int(index), "step", action) for index, action in zip(ids, actions)])
 
     def recv(self):
         """The next ``batch_size`` envs to finish: (observations, rewards, terminations, truncations, infos),
         rows in the order they finished; ``infos["env_id"]`` says which env each row is."""
-        if self._queue is None:
+        if not self._in_flight.any():
             raise RuntimeError("recv() before send() or async_reset(): no env is stepping")
-        done = self._queue.take(self.batch_size)
-        ids = np.array([index for (index, _, _), _ in done], dtype=np.int64)
-        self._in_flight[ids] = False
+        count = self.batch_size
+        python_flight = int(self._in_flight.sum() - self._native_flight.sum())
+        # envs the Python threads have finished come first
+        ready = self._queue.finished() if python_flight and self._queue is not None else 0
+        native = min(count - min(ready, count), int(self._native_flight.sum()))
+        python_ids, python_infos = [], []
+        if count > native:  # resets, and envs C cannot step
+            assert self._queue is not None  # made by _start
+            done = self._queue.take(count - native)
+            python_ids = [index for (index, _, _), _ in done]
+            self._in_flight[python_ids] = False
+            for _, result in done:
+                if isinstance(result, BaseException):
+                    raise result
+            python_infos = [result for _, result in done]
+        ids = np.array(python_ids, dtype=np.int64)
+        if native:
+            assert self._native is not None
+            native_ids, finished = self._recv_native(native)
+            ids = np.concatenate([ids, native_ids])
+            batch = self._merge(python_infos + self._native.infos(native_ids, finished)) if python_infos \
+                else self._native.batched_info(native_ids, finished, self._merge)
+        else:
+            batch = self._merge(python_infos)
         self._received = ids
-        for _, result in done:
-            if isinstance(result, BaseException):
-                raise result
-        batch = self._merge([result for _, result in done])
         batch["env_id"] = ids
         return self._observations[ids], self._rewards[ids], self._terminations[ids], self._truncations[ids], batch
+
+    def _send_native(self, ids: np.ndarray, actions: Any) -> bool:
+        """Starts the envs ``ids`` in C; False, with nothing started, where Python steps them."""
+        if self._closed:
+            raise RuntimeError("the vector env is closed")
+        native = self._native
+        if native is None or not native.lend(ids):
+            return False
+        if not native.send(ids, actions):
+            for index in ids.tolist():
+                native.give_back(index)
+            return False
+        self._in_flight[ids] = self._native_flight[ids] = True
+        return True
+
+    def _recv_native(self, count: int) -> tuple[np.ndarray, dict[int, dict]]:
+        """``count`` envs from C: their ids, and the infos of those Python finished (see BatchStepper.recv)."""
+        assert self._native is not None
+        ids = self._native.wait(count)
+        self._in_flight[ids] = self._native_flight[ids] = False
+        return ids, self._native.finish(ids)
 
     def _start(self, tasks: list[tuple[int, str, Any]]) -> None:
         if self._closed:
@@ -210,6 +280,9 @@ class RetroVectorEnv(VectorEnv):
         if self._queue is None:
             self._queue = StepQueue(_weak_method(self._run_task), self._threads)
             weakref.finalize(self, self._queue.close)  # a vector env dropped without close() stops its threads
+        if self._native is not None:  # stepped in Python: handed back from C
+            for index, _, _ in tasks:
+                self._native.give_back(index)
         self._in_flight[[index for index, _, _ in tasks]] = True
         self._queue.put(tasks)
 
@@ -230,7 +303,7 @@ class RetroVectorEnv(VectorEnv):
         return seed if isinstance(seed, list) else [None if seed is None else seed + i for i in range(self.num_envs)]
 
     def _reset_env(self, index: int, seed: int | None, options: dict | None) -> dict:
-        obs, info = self.envs[index].reset(seed=seed, options=options)
+        obs, info = self._envs[index].reset(seed=seed, options=options)
         self._observations[index] = obs
         self._rewards[index] = 0.0
         self._terminations[index] = self._truncations[index] = self._autoreset[index] = False
@@ -239,7 +312,11 @@ class RetroVectorEnv(VectorEnv):
     def _step_env(self, index: int, action) -> dict:
         if self._autoreset[index]:
             return self._reset_env(index, None, None)
-        reward, terminated, truncated, info = self.envs[index].step_into(action, self._observations[index])
+        reward, terminated, truncated, info = self._envs[index].step_into(action, self._observations[index])
+        return self._after_step(index, reward, terminated, truncated, info)
+
+    def _after_step(self, index: int, reward: Any, terminated: bool, truncated: bool, info: dict) -> dict:
+        """An env's step results written, and the autoreset it calls for; the info to return."""
         self._rewards[index] = reward
         self._terminations[index] = terminated
         self._truncations[index] = truncated
@@ -250,12 +327,12 @@ class RetroVectorEnv(VectorEnv):
             return info
         # SAME_STEP: the reset runs here, on this worker, and this step's reward and flags stay
         final_obs = self._observations[index].copy()
-        obs, reset_info = self.envs[index].reset()
+        obs, reset_info = self._envs[index].reset()
         self._observations[index] = obs
         return {**reset_info, "final_obs": final_obs, "final_info": info}
 
     def render(self):
-        return tuple(env.get_screen() for env in self.envs)
+        return tuple(env.get_screen() for env in self._envs)
 
     def close_extras(self, **kwargs: Any) -> None:
         if getattr(self, "_closed", True):  # True also when __init__ refused its arguments (Gymnasium 1.2 closes it)
@@ -263,7 +340,9 @@ class RetroVectorEnv(VectorEnv):
         self._closed = True
         if self._queue is not None:
             self._queue.close()
-        for env in self.envs:
+        if self._native is not None:
+            self._native.close()
+        for env in self._envs:
             env.close()
 
 

@@ -101,7 +101,7 @@ ffibuilder.set_source(
     # relative: built from the project root
     sources=[f"emucore/libretro/{path.name}" for path in sorted(HERE.glob("*.c"))] + ["emucore/libretro/guard.cpp"],
     include_dirs=["emucore/libretro"],
-    libraries=["dl", "stdc++"],
+    libraries=["dl", "stdc++", "pthread"],
     extra_compile_args=["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
 )
 

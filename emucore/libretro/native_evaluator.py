@@ -104,6 +104,11 @@ class NativeEvaluator:
         self._vars: Any = None
         self.bound: object | None = None
 
+    @property
+    def program(self) -> Any:
+        """The ``emu_eval_program *`` (for C loops that evaluate it themselves: step_batch.h)."""
+        return self._program
+
     @staticmethod
     def _term(t: TermCode) -> tuple:
         return (t.op, t.var, t.delta, 0, t.reference, t.reward, t.penalty)

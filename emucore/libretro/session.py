@@ -1,8 +1,7 @@
 """One loaded libretro core: a private copy of its library, its callbacks and environment.
 
-libretro keeps all emulator state in the library's globals, and a second ``dlopen`` of the
-same file returns the same image. Each session therefore loads its own copy of the library
-(see ``private_library``), so sessions of one core are independent.
+libretro keeps all emulator state in the library's globals, and a second ``dlopen`` of the same file returns
+the same image: each session loads its own copy of the library (``private_library``), independent of the others.
 
 This class owns the C boundary. Every call into the core goes through :meth:`CoreSession._call`:
 - **One thread at a time.** A call while another thread is inside the core raises
@@ -37,14 +36,7 @@ from emucore.libretro.native_host import NativeHost
 from emucore.libretro.options import OptionStore
 from emucore.libretro.private_library import private_copy
 from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
-from emucore.libretro.structs import (
-    ControllerType,
-    Geometry,
-    InputDescriptor,
-    MemoryDescriptor,
-    SystemInfo,
-    Timing,
-)
+from emucore.libretro.structs import ControllerType, Geometry, InputDescriptor, MemoryDescriptor, SystemInfo, Timing
 
 LOG_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
 LIBC_SEED = 1  # glibc's rand() state in a process that never seeded it, as under stable-retro
@@ -258,6 +250,11 @@ class CoreSession:
 
     def set_button_bits(self, port: int, bits: int) -> None:
         self._live_host().buttons[port] = bits
+
+    @property
+    def host_pointer(self) -> Any:
+        """The ``emu_host *`` for C loops over several hosts (step_batch.h); EmulatorClosedError once closed."""
+        return self._live_host()
 
     def button_bits(self, port: int) -> int:
         return int(self._live_host().buttons[port])

@@ -67,6 +67,10 @@ class CompiledValues(Mapping[str, int]):
     def __len__(self) -> int:
         return len(self._names)
 
+    def positions(self) -> list[tuple[str, int]]:
+        """Each mapped variable's name and index in the program's values, in info order."""
+        return [(name, self._index[name]) for name in self._names]
+
     def by_position(self) -> list[int | None]:
         """Every variable's value in data.json order, None where it is unmapped."""
         values: list[int | None] = self._values[:self._count].tolist()
@@ -239,6 +243,15 @@ class CompiledScenario:
                 total = total + reward
             sums.append(total)
         return sums
+
+    @property
+    def native(self) -> NativeEvaluator:
+        """The program's C side, for loops in C that run it (emucore.env.batch_slots)."""
+        return self._native
+
+    def slot_of(self, player: int) -> int:
+        """The player's index among the program's scored players, -1 if the player is not scored."""
+        return self._slot_of_player.get(player, -1)
 
     def delta(self, name: str) -> int:
         """``name``'s delta at the last evaluation (0 without one before it), as GameData.measure."""

@@ -1,0 +1,159 @@
+"""A RetroEnv lent to the batch step (emucore.libretro.native_batch): its slot filled, and its episode handed back.
+
+While lent, the env's episode lives in C: the evaluator's totals and delta history, the step count, the sticky
+draws, an autoreset. ``lend`` fills the slot, or refuses an env whose step needs Python (a Lua or uncompiled
+scenario, a movie, two players, RAM observations, a rotated or cropped screen without a plan, a live window);
+``give_back`` writes what C did into the env's Python state, so that the env is exactly what stepping it alone
+would have made it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from emucore.enums import Actions, Observations
+from emucore.errors import EmulatorClosedError
+from emucore.libretro._native import ffi
+from emucore.libretro.native_batch import NativeBatch
+from emucore.scenario.compiled import CompiledScenario
+
+MAX_TABLE = 1 << 16  # a Discrete action space this large is decoded in Python
+
+
+@dataclass
+class Lent:
+    """What the vector env keeps of an env lent to C."""
+
+    compiled: CompiledScenario
+    rng_state: dict | None  # the env's generator before the draws the slot holds (sticky_prob)
+
+
+class ActionTables:
+    """Each action space's decoding for C: the choices of each action column and the table from the
+    combined index to port 0's buttons (NULL: the index is the buttons). Shared by the envs of one game."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[int, Actions], tuple[Any, np.ndarray, Any]] = {}
+
+    def decoding(self, env: Any) -> tuple[Any, np.ndarray, Any] | None:
+        """(table pointer, radix, what keeps the table alive), or None where C cannot decode the action."""
+        groups, mode = env.data.actions, env.use_restricted_actions
+        key = (id(groups), mode)
+        made = self._made.get(key)
+        if made is not None and made[2][0] is groups:
+            return made
+        if mode in (Actions.FILTERED, Actions.ALL):
+            table = groups.filter_pointer if mode is Actions.FILTERED else ffi.NULL
+            made = (table, np.full(env.num_buttons, 2, dtype=np.int64), (groups,))
+        else:
+            size = groups.discrete_size
+            if size > MAX_TABLE:
+                return None
+            masks = np.array([groups.decode(i, Actions.DISCRETE, 1)[0] for i in range(size)], dtype=np.uint16)
+            radix = np.array([size], dtype=np.int64) if mode is Actions.DISCRETE else groups.choice_counts(1)
+            made = (ffi.from_buffer("uint16_t[]", masks), np.ascontiguousarray(radix, dtype=np.int64),
+                    (groups, masks))
+        self._made[key] = made
+        return made
+
+
+def columns(env: Any) -> int:
+    """The int64 columns of one env's action row."""
+    mode = env.use_restricted_actions
+    if mode is Actions.DISCRETE:
+        return 1
+    if mode is Actions.MULTI_DISCRETE:
+        return len(env.data.actions.groups)
+    return env.num_buttons
+
+
+def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autoreset: bool,
+         same_step: bool) -> Lent | None:
+    """Fills slot ``index`` from ``env``; None, with the slot left empty, where its step needs Python."""
+    slot = batch.slots[index]
+    slot.host = ffi.NULL
+    if (env.players != 1 or env._obs_type is not Observations.IMAGE or env.movie is not None
+            or env.movie_path is not None or env.render_mode == "human" or env.img is None or env.data.custom):
+        return None
+    em = env.em
+    try:
+        session = em.session
+        host = session.host_pointer
+    except EmulatorClosedError:
+        return None
+    plan = env._plan
+    if em.get_rotation() % 4 or (plan is None and not env._plain_screen):
+        return None
+    decoding = tables.decoding(env)
+    compiled = env.data.native_program()
+    if decoding is None or compiled is None:
+        return None
+    table, radix, table_keep = decoding
+    native = compiled.native
+    slot.program = native.program
+    slot.obs = ffi.NULL if plan is None else plan.pointer
+    slot.table = table
+    radix_pointer = ffi.from_buffer("int64_t[]", radix)
+    slot.radix = radix_pointer
+    slot.columns = len(radix)
+    preprocessing = env.preprocessing
+    slot.frame_skip = preprocessing.frame_skip
+    slot.pool = int(preprocessing.pools)
+    slot.reward_slot = compiled.slot_of(0)
+    slot.reset_in_c = int(not em.core_library.reload_on_state_load)
+    slot.same_step = int(same_step)
+    state = env.initial_state
+    slot.state = ffi.from_buffer("uint8_t[]", state) if state else ffi.NULL
+    slot.state_size = len(state) if state else 0
+    slot.ram_data, slot.ram_size, slot.memory_maps_sets = session.memory_location
+    slot.check_ram = int(not session.memory_maps)
+    slot.sticky_prob = preprocessing.sticky_prob
+    lent = Lent(compiled, None)
+    batch.next_draw[index] = 0
+    if preprocessing.sticky_prob:
+        draw(env, batch, index, lent)
+    slot.max_steps = env.max_episode_steps or 0
+    height, width = env.observation_space.shape[:2]
+    slot.screen_width, slot.screen_height = width, height
+    slot.sums = native.sums
+    slot.autoreset = int(autoreset)
+    slot.sticky_ready = int(env._sticky_ready)
+    slot.elapsed = env._elapsed_steps
+    slot.frames = slot.resets = slot.evaluated_any = 0
+    slot.done = int(env.data.done)
+    batch.keep(index, [compiled, plan, table_keep, radix_pointer, state, session])
+    slot.host = host
+    return lent
+
+
+def draw(env: Any, batch: NativeBatch, index: int, lent: Lent) -> None:
+    """Fills env ``index``'s draws from its generator, keeping the generator's state before them."""
+    generator = env.np_random
+    lent.rng_state = generator.bit_generator.state
+    generator.random(out=batch.draws[index])
+    batch.next_draw[index] = 0
+
+
+def give_back(env: Any, batch: NativeBatch, index: int, lent: Lent) -> bool:
+    """Writes what C did to env ``index`` into its Python state and empties its slot; whether an
+    autoreset is due (the last step ended the episode)."""
+    slot = batch.slots[index]
+    slot.host = ffi.NULL
+    data = env.data
+    if slot.resets:
+        data.reset()
+    data.native_ran(lent.compiled, slot.frames if slot.evaluated_any else 0, bool(slot.done))
+    env._elapsed_steps = int(slot.elapsed)
+    env._sticky_ready = bool(slot.sticky_ready)
+    env.img = batch.observations[index].copy()
+    if lent.rng_state is not None:  # the generator as if it had drawn only the draws used, one per step
+        generator = env.np_random
+        generator.bit_generator.state = lent.rng_state
+        used = int(batch.next_draw[index])
+        if used:
+            generator.random(used)
+    batch.keep(index, [])
+    return bool(slot.autoreset)

@@ -1,0 +1,209 @@
+"""RetroVectorEnv's envs stepped in one call into C (emucore.libretro.native_batch, step_batch.h).
+
+``BatchStepper`` lends the envs to C (emucore.env.batch_slots), writes a batch of actions into their rows,
+sends them to the native pool and receives them; what C left to Python for an env (an action outside the
+space, frames that moved memory, a reset C cannot do, a core that threw) is finished here on the env's
+Python path, so the results are the single env's. Infos come from one array of every env's variables:
+no Python object is made per env unless an env needed Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from emucore.env import batch_slots
+from emucore.env.batch_slots import ActionTables, Lent
+from emucore.libretro import native_batch
+from emucore.libretro.native_batch import NativeBatch
+
+
+class BatchStepper:
+    """The C batch step of ``vector``'s envs (a RetroVectorEnv: its ``_envs``, ``_observations``,
+    ``_rewards``, ``_terminations``, ``_truncations``, ``_autoreset`` and per-env Python step)."""
+
+    def __init__(self, vector: Any, threads: int, same_step: bool):
+        self._vector = vector
+        self._threads = threads
+        self._same_step = same_step
+        count = len(vector._envs)
+        self._lent: list[Lent | None] = [None] * count
+        self._lent_count = 0
+        self._tables = ActionTables()
+        self._batch: NativeBatch | None = None
+        self._columns: list[tuple[str, int]] = []
+        self._shape: tuple[int, ...] = ()
+
+    # ---- lending ----
+
+    def lend(self, ids: np.ndarray) -> bool:
+        """Lends the envs ``ids`` (none stepping) to C; False, with those handed back, if one's step needs Python."""
+        if self._lent_count == len(self._lent):
+            return True
+        envs, autoreset = self._vector._envs, self._vector._autoreset
+        batch = self._batch or self._make_batch()
+        for index in ids.tolist():
+            if self._lent[index] is None:
+                lent = batch_slots.lend(envs[index], batch, index, self._tables, bool(autoreset[index]),
+                                        self._same_step)
+                if lent is None:
+                    for other in ids.tolist():
+                        self.give_back(other)
+                    return False
+                self._lent[index] = lent
+                self._lent_count += 1
+                if not self._columns:
+                    assert lent.compiled.values is not None  # bound by lend
+                    self._columns = lent.compiled.values.positions()
+        return True
+
+    def lent(self) -> np.ndarray:
+        return np.array([lent is not None for lent in self._lent], dtype=np.bool_)
+
+    def _make_batch(self) -> NativeBatch:
+        vector = self._vector
+        first = vector._envs[0]
+        self._shape = (batch_slots.columns(first),)
+        num_values = len(first.data.variables)
+        self._batch = NativeBatch(vector._observations, vector._rewards, vector._terminations,
+                                  vector._truncations, self._shape[0], num_values, self._threads)
+        return self._batch
+
+    def give_back(self, index: int) -> None:
+        lent = self._lent[index]
+        if lent is None:
+            return
+        assert self._batch is not None  # lent through it
+        self._vector._autoreset[index] = batch_slots.give_back(self._vector._envs[index], self._batch, index, lent)
+        self._lent[index] = None
+        self._lent_count -= 1
+
+    def give_back_all(self) -> None:
+        """Hands every env back to Python (none may be stepping)."""
+        for index in range(len(self._lent)):
+            self.give_back(index)
+
+    # ---- stepping ----
+
+    def send(self, ids: np.ndarray, actions: Any) -> bool:
+        """Starts stepping the envs ``ids`` (all lent) with ``actions``, a row each; False, with nothing
+        started, where the batch is not whole numbers of the space's shape (Python then steps and checks it)."""
+        batch = self._batch
+        assert batch is not None  # made by lend_all
+        array = np.asarray(actions)
+        if array.dtype.kind not in "biu" or array.size != len(ids) * self._shape[0] or len(array) != len(ids):
+            return False
+        if len(ids) == batch.num_envs:
+            batch.actions[...] = array.reshape(len(ids), -1)
+        else:
+            batch.actions[ids] = array.reshape(len(ids), -1)
+        used_up = batch.next_draw[ids] >= native_batch.DRAWS
+        if used_up.any():
+            for index in ids[used_up].tolist():
+                lent = self._lent[index]
+                assert lent is not None
+                batch_slots.draw(self._vector._envs[index], batch, index, lent)
+        batch.send(ids)
+        return True
+
+    def wait(self, count: int) -> np.ndarray:
+        """Waits for ``count`` envs sent; their ids in the order they finished."""
+        assert self._batch is not None
+        return self._batch.recv(count)
+
+    def finish(self, ids: np.ndarray) -> dict[int, dict]:
+        """Finishes on Python's path the envs of ``ids`` that C left to it; their infos, by env. Raises what
+        one of them raised, once all are finished."""
+        batch = self._batch
+        assert batch is not None
+        statuses = batch.status[ids]
+        if not statuses.any():
+            return {}
+        infos: dict[int, dict] = {}
+        error: BaseException | None = None
+        for index in ids[statuses != native_batch.OK].tolist():
+            try:
+                infos[index] = self._finish(index, int(batch.status[index]))
+            except Exception as raised:  # noqa: BLE001 - raised once the other envs are finished
+                error = error or raised
+        if error is not None:
+            raise error
+        return infos
+
+    def _finish(self, index: int, status: int) -> dict:
+        """Env ``index``'s step from where C left it, on its Python path."""
+        batch, vector = self._batch, self._vector
+        assert batch is not None
+        env = vector._envs[index]
+        slot = batch.slots[index]
+        final = bool(batch.final[index])
+        lent = self._lent[index]
+        assert lent is not None  # C stepped it
+        self.give_back(index)
+        env.em.session.check()  # what a callback raised
+        if status == native_batch.THREW:
+            raise env.em.session.core_threw("retro_run")
+        if status == native_batch.FRAMES:
+            run = slot.run
+            sums = lent.compiled.reward_sums(run.evaluated, env.data.rewards, 1) if run.evaluated else None
+            switch = [int(slot.switch_masks[0])] if slot.stuck and run.ran <= 1 else None
+            _, reward, done, info = env._frames_after((run.ran, run.evaluated, sums), None, None, switch,
+                                                      vector._observations[index])
+            return vector._after_step(index, reward, bool(done), env._time_is_up(), info)
+        if status in (native_batch.RESET, native_batch.RESET_RAN) and (final or status == native_batch.RESET_RAN):
+            obs, info = env.reset() if status == native_batch.RESET else env._start_episode()
+            vector._observations[index] = obs
+            vector._autoreset[index] = False
+            if not final:
+                return info
+            final_info = self._info_row(batch.final_values[index])
+            return {**info, "final_obs": batch.final_observations[index].copy(), "final_info": final_info}
+        return vector._step_env(index, batch.actions[index].copy())  # the action refused, or closed: it says why
+
+    # ---- infos ----
+
+    def _info_row(self, values: np.ndarray) -> dict:
+        row = values.tolist()
+        return {name: row[position] for name, position in self._columns}
+
+    def infos(self, ids: np.ndarray, python: dict[int, dict]) -> list[dict]:
+        """The info of each env ``ids``, a dict each (for adapters whose infos are a list)."""
+        batch = self._batch
+        assert batch is not None
+        names = [name for name, _ in self._columns]
+        picked = batch.values[ids][:, [position for _, position in self._columns]].tolist()
+        has = batch.has_info[ids].tolist()
+        infos = [python[index] if index in python else dict(zip(names, row)) if present else {}
+                 for index, row, present in zip(ids.tolist(), picked, has)]
+        for row in np.flatnonzero(batch.final[ids]).tolist():  # reset in C in the step that ended them
+            index = int(ids[row])
+            if index not in python:
+                infos[row] = {"final_obs": batch.final_observations[index].copy(),
+                              "final_info": self._info_row(batch.final_values[index])}
+        return infos
+
+    def batched_info(self, ids: np.ndarray, python: dict[int, dict], merge: Callable[[list[dict]], dict]) -> dict:
+        """Gymnasium's batched info of the envs ``ids``: from the variables' array where every env finished in C
+        without a reset, else ``merge`` of their infos (``python``: those Python finished)."""
+        batch = self._batch
+        assert batch is not None
+        if python or batch.final[ids].any():
+            return merge(self.infos(ids, python))
+        present = batch.has_info[ids].astype(np.bool_)
+        if not present.any():
+            return {}
+        values = batch.values[ids]
+        if not present.all():
+            values = values * present[:, None]
+        merged: dict[str, np.ndarray] = {}
+        for name, position in self._columns:
+            merged[name] = values[:, position].copy()
+            merged[f"_{name}"] = present.copy()
+        return merged
+
+    def close(self) -> None:
+        if self._batch is not None:
+            self._batch.close()
+

@@ -1,0 +1,96 @@
+"""The batch step's C side (step_batch.c): its env slots, the batch arrays they write, and its thread pool.
+
+:mod:`emucore.env.batch_slots` fills a slot from a RetroEnv; this module only owns the memory C reads and
+writes (numpy arrays, so Python reads the results without a copy per env) and the native pool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from emucore.libretro._native import ffi, lib
+
+OK, ACTION, FRAMES, RESET, RESET_RAN, THREW, CLOSED = (
+    lib.EMU_BATCH_OK, lib.EMU_BATCH_ACTION, lib.EMU_BATCH_FRAMES, lib.EMU_BATCH_RESET, lib.EMU_BATCH_RESET_RAN,
+    lib.EMU_BATCH_THREW, lib.EMU_BATCH_CLOSED,
+)
+DRAWS = 64  # uniform draws kept per env for the sticky frame skip
+
+
+class NativeBatch:
+    """``num_envs`` slots over batch arrays, stepped by ``threads`` native threads (the caller of ``recv`` is one).
+
+    ``observations`` (num_envs, *obs_shape) uint8, ``rewards`` float64, ``terminated`` and ``truncated`` (bool,
+    num_envs each) are the caller's arrays the envs write, as are ``values`` (num_envs, num_values) int64; the
+    envs read their actions from the rows of ``actions`` (num_envs, columns) int64.
+    """
+
+    def __init__(self, observations: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
+                 truncated: np.ndarray, columns: int, num_values: int, threads: int):
+        num_envs = len(observations)
+        obs_shape = observations.shape[1:]
+        self.num_envs = num_envs
+        self.observations = observations
+        self.actions = np.zeros((num_envs, max(columns, 1)), dtype=np.int64)
+        self.values = np.zeros((num_envs, max(num_values, 1)), dtype=np.int64)
+        self.final_observations = np.zeros((num_envs, *obs_shape), dtype=np.uint8)
+        self.final_values = np.zeros_like(self.values)
+        self.rewards, self.terminated, self.truncated = rewards, terminated, truncated
+        self.has_info = np.zeros(num_envs, dtype=np.uint8)
+        self.final = np.zeros(num_envs, dtype=np.uint8)
+        self.status = np.zeros(num_envs, dtype=np.int32)
+        self.draws = np.zeros((num_envs, DRAWS), dtype=np.float64)
+        self.next_draw = np.full(num_envs, DRAWS, dtype=np.int64)
+        self.slots = ffi.new("emu_batch_env[]", num_envs)
+        self._keep: list[Any] = []  # what the slots point to beyond these arrays, per env
+        self._env_keep: list[list[Any]] = [[] for _ in range(num_envs)]
+        obs_size = int(np.prod(obs_shape))
+        for index, slot in enumerate(self.slots):
+            slot.action = self._row("int64_t[]", self.actions, index)
+            slot.obs_row = self._row("uint8_t[]", observations, index)
+            slot.obs_size = obs_size
+            slot.values_row = self._row("int64_t[]", self.values, index)
+            slot.final_obs_row = self._row("uint8_t[]", self.final_observations, index)
+            slot.final_values_row = self._row("int64_t[]", self.final_values, index)
+            slot.reward = self._row("double[]", self.rewards, index)
+            slot.terminated = self._row("uint8_t[]", self.terminated, index)
+            slot.truncated = self._row("uint8_t[]", self.truncated, index)
+            slot.has_info = self._row("uint8_t[]", self.has_info, index)
+            slot.final = self._row("uint8_t[]", self.final, index)
+            slot.status = self._row("int32_t[]", self.status, index)
+            slot.draws = self._row("double[]", self.draws, index)
+            slot.next_draw = self._row("int64_t[]", self.next_draw, index)
+        pool = lib.emu_batch_new(self.slots, num_envs, max(1, threads))
+        if pool == ffi.NULL:
+            raise MemoryError(f"could not start {threads} threads for {num_envs} envs")
+        self._pool = ffi.gc(pool, lib.emu_batch_free)
+        self._ids = ffi.new("int32_t[]", num_envs)
+        self._id_array = np.frombuffer(ffi.buffer(self._ids), dtype=np.int32)
+
+    def _row(self, kind: str, array: np.ndarray, index: int) -> Any:
+        row = array[index] if array.ndim > 1 else array[index:index + 1]
+        pointer = ffi.from_buffer(kind, row)
+        self._keep.append(pointer)
+        return pointer
+
+    def keep(self, index: int, objects: list[Any]) -> None:
+        """Keeps what env ``index``'s slot now points to (its program, tables, state) alive until it is set again."""
+        self._env_keep[index] = objects
+
+    def send(self, ids: np.ndarray) -> None:
+        """Queues the envs ``ids`` (int32, their action rows written) to be stepped."""
+        lib.emu_batch_send(self._pool, ffi.from_buffer("int32_t[]", ids), len(ids))
+
+    def recv(self, count: int) -> np.ndarray:
+        """Waits for ``count`` envs to be stepped; their ids in the order they finished (a new array)."""
+        lib.emu_batch_recv(self._pool, count, self._ids)
+        return self._id_array[:count].astype(np.int64)
+
+    def close(self) -> None:
+        """Stops the threads (the envs they step finish first)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            ffi.gc(pool, None)  # freed here, not again when collected
+            lib.emu_batch_free(pool)

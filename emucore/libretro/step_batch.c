@@ -1,0 +1,236 @@
+/* See step_batch.h. One env's step is RetroEnv.step's fast path (emucore/env/retro_env.py: _press,
+ * _sticky_masks, _step_frames, _time_is_up) and its autoreset RetroEnv.reset's, which the tests compare. */
+#include "step_batch.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct emu_batch {
+    pthread_mutex_t lock;
+    pthread_cond_t queued;   /* an env was queued, or the pool closes */
+    pthread_cond_t finished; /* an env was stepped */
+    emu_batch_env *envs;
+    int32_t n;
+    int32_t *queue;          /* rings of n + 1 */
+    int32_t queue_head, queue_tail;
+    int32_t *done;
+    int32_t done_head, done_tail;
+    int closing;
+    pthread_t *threads;
+    int32_t n_threads;
+};
+
+static int32_t action_index(const emu_batch_env *e) {
+    int64_t index = 0, scale = 1;
+    for (int32_t c = 0; c < e->columns; c++) {
+        int64_t choice = e->action[c];
+        if (choice < 0 || choice >= e->radix[c]) return -1;
+        index += choice * scale;
+        scale *= e->radix[c];
+    }
+    return (int32_t)index;
+}
+
+static void observe(emu_batch_env *e, int pool) {
+    if (e->obs)
+        emu_obs_build(e->host, e->obs, pool, e->obs_row);
+    else
+        emu_convert_frame(e->host, e->obs_row, e->screen_width, e->screen_height);
+}
+
+static int moved(const emu_batch_env *e, uint64_t python_calls) {
+    const emu_host *h = e->host;
+    if (h->python_calls != python_calls || h->memory_maps_sets != e->memory_maps_sets) return 1;
+    return e->check_ram && ((uintptr_t)h->ram_data != e->ram_data || h->ram_size != e->ram_size);
+}
+
+/* RetroEnv.reset: the start state loaded, the buttons released, a frame run and evaluated as a new episode's
+ * first, the observation unpooled. The outputs of the step are left to the caller. */
+static int reset_env(emu_batch_env *e) {
+    emu_host *h = e->host;
+    if (!e->reset_in_c) return EMU_BATCH_RESET;
+    uint64_t python_calls = h->python_calls;
+    if (e->state && emu_unserialize(h, e->state, e->state_size) != 1) return EMU_BATCH_RESET;
+    h->buttons[0] = 0;
+    e->autoreset = 0;
+    if (emu_run(h) != 0) return EMU_BATCH_THREW;
+    if (moved(e, python_calls)) return EMU_BATCH_RESET_RAN;
+    e->resets++;
+    e->elapsed = 0;
+    e->sticky_ready = 0;
+    const emu_eval_program *p = e->program;
+    for (int32_t i = 0; i < p->n_players; i++) p->totals[i] = 0.0f;
+    e->done = emu_eval_run(p);
+    e->frames = 1;
+    e->evaluated_any = 1;
+    observe(e, 0);
+    return EMU_BATCH_OK;
+}
+
+static int step_env(emu_batch_env *e) {
+    emu_host *h = e->host;
+    if (!h || !h->dl) return EMU_BATCH_CLOSED;
+    *e->final = 0;
+    if (e->autoreset) {
+        *e->reward = 0.0;
+        *e->terminated = *e->truncated = 0;
+        *e->has_info = 0;
+        return reset_env(e);
+    }
+    int32_t index = action_index(e);
+    if (index < 0) return EMU_BATCH_ACTION;
+    uint16_t pressed = e->table ? e->table[index] : (uint16_t)index;
+    e->stuck = 0;
+    if (e->sticky_prob > 0) {
+        if (!e->sticky_ready)
+            e->sticky_ready = 1;
+        else
+            e->stuck = !(e->draws[(*e->next_draw)++] > e->sticky_prob);
+    }
+    const uint16_t *switch_masks = NULL;
+    if (e->stuck) { /* the last action stays for the first frame, the new one from the second */
+        memcpy(e->switch_masks, h->buttons, sizeof e->switch_masks);
+        e->switch_masks[0] = pressed;
+        switch_masks = e->switch_masks;
+    } else {
+        h->buttons[0] = pressed;
+    }
+    const emu_eval_program *p = e->program;
+    int threw = emu_skip_run(h, p, e->frame_skip, e->pool ? e->obs : NULL, e->ram_data, e->ram_size,
+                             e->memory_maps_sets, e->check_ram, switch_masks, e->sums, &e->run);
+    int32_t evaluated = e->run.evaluated;
+    if (evaluated) {
+        e->frames += evaluated;
+        e->done = e->run.done;
+        e->evaluated_any = 1;
+    }
+    if (threw) return EMU_BATCH_THREW;
+    if (!(evaluated == e->frame_skip || (evaluated && e->run.done))) return EMU_BATCH_FRAMES;
+    observe(e, e->pool && evaluated == e->frame_skip);
+    *e->reward = e->reward_slot >= 0 ? e->sums[e->reward_slot] : 0.0;
+    *e->terminated = (uint8_t)(e->done != 0);
+    e->elapsed++;
+    *e->truncated = (uint8_t)(e->max_steps > 0 && e->elapsed >= e->max_steps);
+    memcpy(e->values_row, p->values, (size_t)p->n_vars * sizeof *e->values_row);
+    *e->has_info = 1;
+    if (!*e->terminated && !*e->truncated) return EMU_BATCH_OK;
+    if (!e->same_step) {
+        e->autoreset = 1;
+        return EMU_BATCH_OK;
+    }
+    memcpy(e->final_obs_row, e->obs_row, e->obs_size);
+    memcpy(e->final_values_row, e->values_row, (size_t)p->n_vars * sizeof *e->values_row);
+    *e->final = 1;
+    *e->has_info = 0;
+    e->autoreset = 1; /* if C cannot reset it, Python does, from here */
+    return reset_env(e);
+}
+
+void emu_batch_step_env(emu_batch_env *e) {
+    *e->status = step_env(e);
+}
+
+/* ---- the pool ---- */
+
+static int32_t ring_next(const emu_batch *b, int32_t at) {
+    return at == b->n ? 0 : at + 1;
+}
+
+/* Takes a queued env and steps it, with the lock held on entry and on return. */
+static void step_one(emu_batch *b) {
+    int32_t id = b->queue[b->queue_head];
+    b->queue_head = ring_next(b, b->queue_head);
+    pthread_mutex_unlock(&b->lock);
+    emu_batch_step_env(&b->envs[id]);
+    pthread_mutex_lock(&b->lock);
+    b->done[b->done_tail] = id;
+    b->done_tail = ring_next(b, b->done_tail);
+    pthread_cond_broadcast(&b->finished);
+}
+
+static void *serve(void *arg) {
+    emu_batch *b = arg;
+    pthread_mutex_lock(&b->lock);
+    for (;;) {
+        while (b->queue_head == b->queue_tail && !b->closing)
+            pthread_cond_wait(&b->queued, &b->lock);
+        if (b->closing) break;
+        step_one(b);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}
+
+emu_batch *emu_batch_new(emu_batch_env *envs, int32_t n, int32_t threads) {
+    emu_batch *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    b->envs = envs;
+    b->n = n;
+    b->queue = calloc((size_t)n + 1, sizeof *b->queue);
+    b->done = calloc((size_t)n + 1, sizeof *b->done);
+    b->threads = calloc(threads > 1 ? (size_t)threads - 1 : 1, sizeof *b->threads);
+    if (!b->queue || !b->done || !b->threads) {
+        emu_batch_free(b);
+        return NULL;
+    }
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->queued, NULL);
+    pthread_cond_init(&b->finished, NULL);
+    for (int32_t i = 0; i < threads - 1; i++) {
+        if (pthread_create(&b->threads[i], NULL, serve, b) != 0) {
+            emu_batch_free(b);
+            return NULL;
+        }
+        b->n_threads++;
+    }
+    return b;
+}
+
+void emu_batch_free(emu_batch *b) {
+    if (!b) return;
+    if (b->threads && b->queue && b->done) {
+        pthread_mutex_lock(&b->lock);
+        b->closing = 1;
+        pthread_cond_broadcast(&b->queued);
+        pthread_mutex_unlock(&b->lock);
+        for (int32_t i = 0; i < b->n_threads; i++)
+            pthread_join(b->threads[i], NULL);
+        pthread_mutex_destroy(&b->lock);
+        pthread_cond_destroy(&b->queued);
+        pthread_cond_destroy(&b->finished);
+    }
+    free(b->threads);
+    free(b->queue);
+    free(b->done);
+    free(b);
+}
+
+void emu_batch_send(emu_batch *b, const int32_t *ids, int32_t count) {
+    pthread_mutex_lock(&b->lock);
+    for (int32_t i = 0; i < count; i++) {
+        b->queue[b->queue_tail] = ids[i];
+        b->queue_tail = ring_next(b, b->queue_tail);
+    }
+    pthread_cond_broadcast(&b->queued);
+    pthread_mutex_unlock(&b->lock);
+}
+
+static int32_t finished_count(const emu_batch *b) {
+    return b->done_tail >= b->done_head ? b->done_tail - b->done_head : b->done_tail + b->n + 1 - b->done_head;
+}
+
+void emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids) {
+    pthread_mutex_lock(&b->lock);
+    while (finished_count(b) < count) {
+        if (b->queue_head != b->queue_tail)
+            step_one(b); /* this thread steps an env instead of waiting */
+        else
+            pthread_cond_wait(&b->finished, &b->lock);
+    }
+    for (int32_t i = 0; i < count; i++) {
+        ids[i] = b->done[b->done_head];
+        b->done_head = ring_next(b, b->done_head);
+    }
+    pthread_mutex_unlock(&b->lock);
+}
