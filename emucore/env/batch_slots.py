@@ -16,7 +16,7 @@ import numpy as np
 
 from emucore.enums import Actions, Observations
 from emucore.errors import EmulatorClosedError
-from emucore.libretro._native import ffi
+from emucore.libretro.flags import mask_table
 from emucore.libretro.native_batch import NativeBatch
 from emucore.scenario.compiled import CompiledScenario
 
@@ -39,14 +39,14 @@ class ActionTables:
         self._made: dict[tuple[int, Actions], tuple[Any, np.ndarray, Any]] = {}
 
     def decoding(self, env: Any) -> tuple[Any, np.ndarray, Any] | None:
-        """(table pointer, radix, what keeps the table alive), or None where C cannot decode the action."""
+        """(table pointer or None, radix, what keeps the table alive), or None where C cannot decode the action."""
         groups, mode = env.data.actions, env.use_restricted_actions
         key = (id(groups), mode)
         made = self._made.get(key)
         if made is not None and made[2][0] is groups:
             return made
         if mode in (Actions.FILTERED, Actions.ALL):
-            table = groups.filter_pointer if mode is Actions.FILTERED else ffi.NULL
+            table = groups.filter_pointer if mode is Actions.FILTERED else None
             made = (table, np.full(env.num_buttons, 2, dtype=np.int64), (groups,))
         else:
             size = groups.discrete_size
@@ -54,8 +54,7 @@ class ActionTables:
                 return None
             masks = np.array([groups.decode(i, Actions.DISCRETE, 1)[0] for i in range(size)], dtype=np.uint16)
             radix = np.array([size], dtype=np.int64) if mode is Actions.DISCRETE else groups.choice_counts(1)
-            made = (ffi.from_buffer("uint16_t[]", masks), np.ascontiguousarray(radix, dtype=np.int64),
-                    (groups, masks))
+            made = (mask_table(masks), np.ascontiguousarray(radix, dtype=np.int64), (groups, masks))
         self._made[key] = made
         return made
 
@@ -73,8 +72,7 @@ def columns(env: Any) -> int:
 def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autoreset: bool,
          same_step: bool) -> Lent | None:
     """Fills slot ``index`` from ``env``; None, with the slot left empty, where its step needs Python."""
-    slot = batch.slots[index]
-    slot.host = ffi.NULL
+    batch.clear(index)
     if (env.players != 1 or env._obs_type is not Observations.IMAGE or env.movie is not None
             or env.movie_path is not None or env.render_mode == "human" or env.img is None or env.data.custom):
         return None
@@ -92,22 +90,13 @@ def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autores
     if decoding is None or compiled is None:
         return None
     table, radix, table_keep = decoding
-    native = compiled.native
-    slot.program = native.program
-    slot.obs = ffi.NULL if plan is None else plan.pointer
-    slot.table = table
-    radix_pointer = ffi.from_buffer("int64_t[]", radix)
-    slot.radix = radix_pointer
-    slot.columns = len(radix)
+    slot = batch.slots[index]
     preprocessing = env.preprocessing
     slot.frame_skip = preprocessing.frame_skip
     slot.pool = int(preprocessing.pools)
     slot.reward_slot = compiled.slot_of(0)
     slot.reset_in_c = int(not em.core_library.reload_on_state_load)
     slot.same_step = int(same_step)
-    state = env.initial_state
-    slot.state = ffi.from_buffer("uint8_t[]", state) if state else ffi.NULL
-    slot.state_size = len(state) if state else 0
     slot.ram_data, slot.ram_size, slot.memory_maps_sets = session.memory_location
     slot.check_ram = int(not session.memory_maps)
     slot.sticky_prob = preprocessing.sticky_prob
@@ -118,14 +107,14 @@ def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autores
     slot.max_steps = env.max_episode_steps or 0
     height, width = env.observation_space.shape[:2]
     slot.screen_width, slot.screen_height = width, height
-    slot.sums = native.sums
     slot.autoreset = int(autoreset)
     slot.sticky_ready = int(env._sticky_ready)
     slot.elapsed = env._elapsed_steps
     slot.frames = slot.resets = slot.evaluated_any = 0
     slot.done = int(env.data.done)
-    batch.keep(index, [compiled, plan, table_keep, radix_pointer, state, session])
-    slot.host = host
+    native = compiled.native
+    batch.point(index, host=host, program=native.program, obs=None if plan is None else plan.pointer, table=table,
+                radix=radix, state=env.initial_state, sums=native.sums, keep=[compiled, plan, table_keep, session])
     return lent
 
 
@@ -141,7 +130,7 @@ def give_back(env: Any, batch: NativeBatch, index: int, lent: Lent) -> bool:
     """Writes what C did to env ``index`` into its Python state and empties its slot; whether an
     autoreset is due (the last step ended the episode)."""
     slot = batch.slots[index]
-    slot.host = ffi.NULL
+    batch.clear(index)
     data = env.data
     if slot.resets:
         data.reset()
@@ -155,5 +144,4 @@ def give_back(env: Any, batch: NativeBatch, index: int, lent: Lent) -> bool:
         used = int(batch.next_draw[index])
         if used:
             generator.random(used)
-    batch.keep(index, [])
     return bool(slot.autoreset)

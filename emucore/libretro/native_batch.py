@@ -75,9 +75,28 @@ class NativeBatch:
         self._keep.append(pointer)
         return pointer
 
-    def keep(self, index: int, objects: list[Any]) -> None:
-        """Keeps what env ``index``'s slot now points to (its program, tables, state) alive until it is set again."""
-        self._env_keep[index] = objects
+    def point(self, index: int, *, host: Any, program: Any, obs: Any, table: Any, radix: np.ndarray,
+              state: bytes | None, sums: Any, keep: list[Any]) -> None:
+        """Points env ``index``'s slot at its emulator (``emu_host *``, set last: the slot is then live), compiled
+        program, observation plan (None: the screen as it is), action table (None: the index is the buttons),
+        int64 ``radix``, start state (None: none) and the program's sums; ``keep`` stays alive while it is."""
+        slot = self.slots[index]
+        slot.host = ffi.NULL
+        slot.program = program
+        slot.obs = ffi.NULL if obs is None else obs
+        slot.table = ffi.NULL if table is None else table
+        radix_pointer = ffi.from_buffer("int64_t[]", radix)
+        slot.radix, slot.columns = radix_pointer, len(radix)
+        slot.state = ffi.from_buffer("uint8_t[]", state) if state else ffi.NULL
+        slot.state_size = len(state) if state else 0
+        slot.sums = sums
+        self._env_keep[index] = [*keep, radix, radix_pointer, state]
+        slot.host = host
+
+    def clear(self, index: int) -> None:
+        """Empties env ``index``'s slot: C leaves the env to Python (status CLOSED) until it is pointed again."""
+        self.slots[index].host = ffi.NULL
+        self._env_keep[index] = []
 
     def send(self, ids: np.ndarray) -> None:
         """Queues the envs ``ids`` (int32, their action rows written) to be stepped."""

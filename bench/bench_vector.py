@@ -1,0 +1,186 @@
+"""RetroVectorEnv's scaling: steps/s for N envs against one env's limit and stable-retro's AsyncVectorEnv, and
+the GIL-held time per env step, with the batch step in C and with the envs stepped in Python (``native=False``).
+
+Airstriker-Genesis-v0 from Level1 (``--game``/``--state`` pick another game), frame skip 4, gray 84x84, random
+FILTERED MultiBinary actions, for N = 1, 2, 4, 8, 16 envs (``--envs``), threads = min(N, CPUs):
+- the limit: one bare emulator stepping 4 frames per action (``Emulator.step()``, nothing else), times the threads;
+- RetroVectorEnv (the batch step in C), and RetroVectorEnv(native=False) (each env stepped in Python on a thread);
+- Gymnasium's AsyncVectorEnv of N stable-retro processes under SB3's MaxAndSkipEnv(4) + WarpFrame(84, 84).
+They take turns in rounds, the order reversed every round; medians are printed.
+
+The GIL-held time: with one stepping thread (num_threads=1), a Python busy loop runs on another thread. Where the
+stepping thread holds the GIL, the loop cannot run; its throughput against its throughput alone gives the share of
+the time the stepping holds the GIL, and that share of a step's time, per env, the GIL-held time per env step. On
+many cores that share bounds the scaling: N threads can run at most 1 / share as fast as one.
+
+    python bench/bench_vector.py [--envs 1 2 4 8 16] [--rounds 3] [--steps 40] [--no-stable-retro]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import threading
+import time
+
+import numpy as np
+from bench_env import BareCore, timed  # this folder's scripts run with it on sys.path
+
+GAME = {"game": "Airstriker-Genesis-v0", "state": "Level1"}
+SKIP = 4
+
+
+def retro_vector(num_envs: int, threads: int, native: bool):
+    import emucore
+    from emucore.env import RetroVectorEnv
+
+    return RetroVectorEnv(GAME["game"], num_envs, num_threads=threads, native=native, state=GAME["state"],
+                          frame_skip=SKIP, grayscale=True, obs_size=(84, 84), inttype=emucore.data.Integrations.ALL)
+
+
+def stable_retro_wrapped():
+    import stable_retro
+    from stable_baselines3.common.atari_wrappers import MaxAndSkipEnv, WarpFrame
+
+    env = stable_retro.make(GAME["game"], state=GAME["state"], render_mode=None,
+                            inttype=stable_retro.data.Integrations.ALL)
+    return WarpFrame(MaxAndSkipEnv(env, skip=SKIP), 84, 84)
+
+
+def limit_rate(steps: int) -> float:
+    """One bare emulator, SKIP frames an action: env steps/s."""
+    import emucore
+
+    bare = BareCore(emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL), SKIP)
+    actions = np.random.default_rng(0).integers(0, 2, (steps, 12), dtype=np.int8)
+    try:
+        return statistics.median(timed(bare, actions) for _ in range(3))
+    finally:
+        bare.close()
+
+
+def stepping(env, num_envs: int):
+    env.reset(seed=0)
+
+    def run(actions: np.ndarray) -> float:
+        start = time.perf_counter()
+        for action in actions:
+            env.step(action)
+        return num_envs * len(actions) / (time.perf_counter() - start)
+    return run
+
+
+def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool, limit: float) -> None:
+    import gymnasium
+
+    cpus = os.cpu_count() or 1
+    print(f"| envs | threads | limit (threads x one env) | RetroVectorEnv (C) | RetroVectorEnv (Python) "
+          f"| {'AsyncVectorEnv stable-retro+SB3 | ' if with_stable_retro else ''}C / limit | C / one env C | "
+          f"C / Python {'| C / stable-retro ' if with_stable_retro else ''}|")
+    print("|---" * (10 if with_stable_retro else 8) + "|")
+    one_env = None
+    for num_envs in envs:
+        threads = min(num_envs, cpus)
+        made = {"C": retro_vector(num_envs, threads, True), "Python": retro_vector(num_envs, threads, False)}
+        if with_stable_retro:
+            made["stable-retro"] = gymnasium.vector.AsyncVectorEnv([stable_retro_wrapped] * num_envs)
+        runs = {name: stepping(env, num_envs) for name, env in made.items()}
+        rates: dict[str, list[float]] = {name: [] for name in runs}
+        rng = np.random.default_rng(num_envs)
+        order = list(runs.items())
+        try:
+            for round_index in range(rounds):
+                actions = rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8)
+                for name, run in order if round_index % 2 == 0 else order[::-1]:
+                    rates[name].append(run(actions))
+        finally:
+            for env in made.values():
+                env.close()
+        c, python = statistics.median(rates["C"]), statistics.median(rates["Python"])
+        one_env = one_env or (c if num_envs == 1 else None)
+        ceiling = threads * limit
+        row = f"| {num_envs} | {threads} | {ceiling:.0f} | {c:.0f} | {python:.0f} | "
+        theirs = statistics.median(rates["stable-retro"]) if with_stable_retro else None
+        if theirs is not None:
+            row += f"{theirs:.0f} | "
+        row += f"{c / ceiling:.3f} | {c / one_env:.2f}x | {c / python:.2f}x |" if one_env else \
+            f"{c / ceiling:.3f} | - | {c / python:.2f}x |"
+        if theirs is not None:
+            row += f" {c / theirs:.2f}x |"
+        print(row, flush=True)
+
+
+def busy_rate(stop: threading.Event, counts: list[int]) -> None:
+    count = 0
+    while not stop.is_set():
+        for _ in range(100):
+            count += 1
+        counts[0] = count
+
+
+def gil_share(num_envs: int, steps: int, seconds: float = 2.0) -> None:
+    """The GIL-held share of one stepping thread's time, and per env step, for the C and the Python step."""
+    sys.setswitchinterval(0.0002)  # the busy loop hands the GIL back within 0.2 ms when the stepping asks for it
+
+    def loop_rate(work=None) -> tuple[float, float | None]:
+        stop, counts = threading.Event(), [0]
+        thread = threading.Thread(target=busy_rate, args=(stop, counts))
+        thread.start()
+        start = time.perf_counter()
+        stepped = 0
+        if work is None:
+            time.sleep(seconds)
+        else:
+            while time.perf_counter() - start < seconds:
+                stepped += work()
+        elapsed = time.perf_counter() - start
+        stop.set()
+        thread.join()
+        return counts[0] / elapsed, (stepped / elapsed if work is not None else None)
+
+    alone, _ = loop_rate()
+    print(f"\nGIL held by one stepping thread ({num_envs} envs, num_threads=1), a Python busy loop on another thread:")
+    print("| step | env steps/s (loop running) | loop throughput vs alone | GIL-held share "
+          "| GIL-held time per env step |")
+    print("|---|---|---|---|---|")
+    rng = np.random.default_rng(7)
+    for name, native in (("C", True), ("Python", False)):
+        env = retro_vector(num_envs, 1, native)
+        env.reset(seed=0)
+        actions = rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8)
+
+        def work(env=env, actions=actions) -> int:
+            for action in actions:
+                env.step(action)
+            return num_envs * len(actions)
+        work()  # warm up
+        during, rate = loop_rate(work)
+        env.close()
+        assert rate is not None
+        share = max(0.0, 1 - during / alone)
+        print(f"| {name} | {rate:.0f} | {during / alone:.3f} | {share:.1%} | {share / rate * 1e6:.1f} us |")
+    sys.setswitchinterval(0.005)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--envs", type=int, nargs="+", default=[1, 2, 4, 8, 16])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--game", default=GAME["game"])
+    parser.add_argument("--state", default=GAME["state"])
+    parser.add_argument("--no-stable-retro", action="store_true")
+    parser.add_argument("--gil-envs", type=int, default=8)
+    args = parser.parse_args()
+    GAME.update(game=args.game, state=args.state)
+    limit = limit_rate(200)
+    print(f"{GAME['game']} {GAME['state']}, frame skip {SKIP}, gray 84x84; one bare emulator: {limit:.0f} env steps/s; "
+          f"{os.cpu_count()} CPUs; medians of {args.rounds} rounds of {args.steps} steps\n")
+    scaling(args.envs, args.rounds, args.steps, not args.no_stable_retro, limit)
+    gil_share(args.gil_envs, 10)
+
+
+if __name__ == "__main__":
+    main()
