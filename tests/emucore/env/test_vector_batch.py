@@ -38,25 +38,27 @@ def assert_same_info(ours: dict, theirs: dict) -> None:
             assert np.array_equal(ours[key], value), key
 
 
-def run_side_by_side(game: str, steps: int, seed: int, **kwargs) -> tuple[RetroVectorEnv, RetroVectorEnv, int]:
+def run_side_by_side(game: str, steps: int, seed: int, in_c: bool = True,
+                     **kwargs) -> tuple[RetroVectorEnv, RetroVectorEnv, int]:
     """Steps the C vector env and the Python one with the same random actions; the number of episode ends.
-    Every step runs in C (an env that needed Python for a step is lent again at the next)."""
+    If ``in_c``, every step runs in C (an env that needed Python for a step is lent again at the next)."""
     native = RetroVectorEnv(game, 3, num_threads=2, **kwargs)
     python = RetroVectorEnv(game, 3, num_threads=2, native=False, **kwargs)
-    ends = in_c = 0
+    ends = stepped_in_c = 0
     ours, theirs = native.reset(seed=seed), python.reset(seed=seed)
     assert np.array_equal(ours[0], theirs[0])
     native.action_space.seed(seed)
     for _ in range(steps):
         actions = native.action_space.sample()
         ours, theirs = native.step(actions), python.step(actions)
-        in_c += int(native.native_envs.sum())
+        stepped_in_c += int(native.native_envs.sum())
         assert not python.native_envs.any()
         for mine, expected in zip(ours[:4], theirs[:4]):
             assert np.array_equal(mine, expected)
         assert_same_info(ours[4], theirs[4])
         ends += int((theirs[2] | theirs[3]).sum())
-    assert in_c >= 3 * steps - 3 * ends  # an env is handed back only for the step it needed Python
+    if in_c:  # an env is handed back only for the step it needed Python
+        assert stepped_in_c >= 3 * steps - 3 * ends
     return native, python, ends
 
 
@@ -180,3 +182,26 @@ def test_a_closed_env_is_named_not_stepped():
             native.step(np.zeros((2, 9), dtype=np.uint8))
     finally:
         native.close()
+
+
+def test_frames_that_move_memory_are_finished_in_python(tmp_path, monkeypatch):
+    """C stops an env's frames after one that may have moved memory (or called into Python) and Python finishes
+    the step, resets included: here every env of every step is told so, from its first frame on."""
+    from emucore.env import batch_slots
+
+    real_lend = batch_slots.lend
+
+    def lend_elsewhere(env, batch, index, *args):
+        lent = real_lend(env, batch, index, *args)
+        if lent is not None:
+            batch.slots[index].memory_maps_sets += 1  # as if the core had sent new memory maps
+        return lent
+
+    monkeypatch.setattr(batch_slots, "lend", lend_elsewhere)
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        native, python, ends = run_side_by_side(
+            "StudioDemo-Genesis", 60, 4, False, scenario=scenario(tmp_path, SHORT_GENESIS), autoreset_mode=mode,
+            frame_skip=3, grayscale=True, obs_size=(84, 84), sticky_prob=0.5, max_episode_steps=12)
+        native.close()
+        python.close()
+        assert ends >= 6
