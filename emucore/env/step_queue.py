@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -60,6 +61,11 @@ class StepQueue(Generic[Task]):
                 self._running += 1
             self._finish(task)  # this thread steps an env instead of waiting
 
+    def run(self, tasks: list[Task]) -> list[tuple[Task, Any]]:
+        """Puts ``tasks`` and takes them all once finished (no other task may be pending)."""
+        self.put(tasks)
+        return self.take(len(tasks))
+
     def finished(self) -> int:
         """How many finished tasks ``take`` would return without waiting."""
         with self._lock:
@@ -97,3 +103,16 @@ class StepQueue(Generic[Task]):
                 task = self._queued.popleft()
                 self._running += 1
             self._finish(task)
+
+
+def weak_method(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``method`` called through a weak reference to its object, so that threads running it do not keep
+    the object alive."""
+    ref = weakref.WeakMethod(method)
+
+    def call(argument: Any) -> Any:
+        bound = ref()
+        if bound is None:
+            raise RuntimeError("the vector env is gone")
+        return bound(argument)
+    return call

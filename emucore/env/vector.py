@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,7 +29,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from emucore.env.make import make
-from emucore.env.step_queue import StepQueue
+from emucore.env.step_queue import StepQueue, weak_method
 from emucore.env.vector_native import BatchStepper
 
 
@@ -278,7 +277,7 @@ class RetroVectorEnv(VectorEnv):
         if self._closed:
             raise RuntimeError("the vector env is closed")
         if self._queue is None:
-            self._queue = StepQueue(_weak_method(self._run_task), self._threads)
+            self._queue = StepQueue(weak_method(self._run_task), self._threads)
             weakref.finalize(self, self._queue.close)  # a vector env dropped without close() stops its threads
         if self._native is not None:  # stepped in Python: handed back from C
             for index, _, _ in tasks:
@@ -349,19 +348,6 @@ class RetroVectorEnv(VectorEnv):
 def _rows(merged: dict, ids: np.ndarray) -> dict:
     """A merged info dict's rows ``ids`` (in that order), nested dicts too."""
     return {key: _rows(value, ids) if isinstance(value, dict) else value[ids] for key, value in merged.items()}
-
-
-def _weak_method(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``method`` called through a weak reference to its object, so that threads running it do not keep
-    the object alive."""
-    ref = weakref.WeakMethod(method)
-
-    def call(argument: Any) -> Any:
-        bound = ref()
-        if bound is None:
-            raise RuntimeError("the vector env is gone")
-        return bound(argument)
-    return call
 
 
 def _check_batch(actions: Any, count: int, method: str) -> None:

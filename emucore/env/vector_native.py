@@ -9,6 +9,7 @@ no Python object is made per env unless an env needed Python.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from emucore.env import batch_slots
 from emucore.env.batch_slots import ActionTables, Lent
+from emucore.env.step_queue import StepQueue, weak_method
 from emucore.libretro import native_batch
 from emucore.libretro.native_batch import NativeBatch
 
@@ -35,6 +37,7 @@ class BatchStepper:
         self._batch: NativeBatch | None = None
         self._columns: list[tuple[str, int]] = []
         self._shape: tuple[int, ...] = ()
+        self._queue: StepQueue | None = None  # finishes on threads what C left to Python
 
     # ---- lending ----
 
@@ -114,34 +117,46 @@ class BatchStepper:
         return self._batch.recv(count)
 
     def finish(self, ids: np.ndarray) -> dict[int, dict]:
-        """Finishes on Python's path the envs of ``ids`` that C left to it; their infos, by env. Raises what
-        one of them raised, once all are finished."""
+        """Finishes on Python's path the envs of ``ids`` that C left to it, on the threads (a reset that reloads
+        a core, as Stella's, releases the GIL); their infos, by env. Raises what one of them raised, once all
+        are finished."""
         batch = self._batch
         assert batch is not None
         statuses = batch.status[ids]
         if not statuses.any():
             return {}
-        infos: dict[int, dict] = {}
-        error: BaseException | None = None
-        for index in ids[statuses != native_batch.OK].tolist():
-            try:
-                infos[index] = self._finish(index, int(batch.status[index]))
-            except Exception as raised:  # noqa: BLE001 - raised once the other envs are finished
-                error = error or raised
-        if error is not None:
-            raise error
-        return infos
+        left = ids[statuses != native_batch.OK].tolist()
+        tasks = [(index, int(batch.status[index]), self._lent[index]) for index in left]
+        for index, _, _ in tasks:
+            self.give_back(index)
+        if len(tasks) > 1 and self._threads > 1:
+            done = self._finishing().run(tasks)
+        else:
+            done = []
+            for task in tasks:
+                try:
+                    done.append((task, self._finish(task)))
+                except Exception as raised:  # noqa: BLE001 - raised once the other envs are finished
+                    done.append((task, raised))
+        for _, result in done:
+            if isinstance(result, BaseException):
+                raise result
+        return {task[0]: result for task, result in done}
 
-    def _finish(self, index: int, status: int) -> dict:
-        """Env ``index``'s step from where C left it, on its Python path."""
+    def _finishing(self) -> StepQueue:
+        if self._queue is None:
+            queue = self._queue = StepQueue(weak_method(self._finish), self._threads, name="emucore-finish")
+            weakref.finalize(self, queue.close)
+        return self._queue
+
+    def _finish(self, task: tuple[int, int, Lent | None]) -> dict:
+        """Env ``index``'s step from where C left it (``status``), on its Python path; it is handed back."""
+        index, status, lent = task
         batch, vector = self._batch, self._vector
-        assert batch is not None
+        assert batch is not None and lent is not None  # C stepped it
         env = vector._envs[index]
         slot = batch.slots[index]
         final = bool(batch.final[index])
-        lent = self._lent[index]
-        assert lent is not None  # C stepped it
-        self.give_back(index)
         env.em.session.check()  # what a callback raised
         if status == native_batch.THREW:
             raise env.em.session.core_threw("retro_run")
@@ -204,6 +219,8 @@ class BatchStepper:
         return merged
 
     def close(self) -> None:
+        if self._queue is not None:
+            self._queue.close()
         if self._batch is not None:
             self._batch.close()
 
