@@ -218,6 +218,60 @@ __attribute__((target("avx2"))) static unsigned gray565_avx2(const uint8_t *cur,
 }
 #endif
 
+/* XRGB8888 pixels (their maximum with held ones, if held) straight to gray; the pixels done. */
+WIDE static unsigned gray8888(const uint8_t *cur, const uint8_t *held, uint8_t *out, unsigned from, unsigned n) {
+    for (unsigned x = from; x < n; x++) {
+        uint32_t v, u = 0;
+        memcpy(&v, cur + 4 * x, 4);
+        if (held) memcpy(&u, held + 4 * x, 4);
+        unsigned r = (v >> 16) & 0xFF, g = (v >> 8) & 0xFF, b = v & 0xFF;
+        unsigned hr = (u >> 16) & 0xFF, hg = (u >> 8) & 0xFF, hb = u & 0xFF;
+        out[x] = gray_of(r > hr ? r : hr, g > hg ? g : hg, b > hb ? b : hb);
+    }
+    return n;
+}
+
+#ifdef EMU_AVX2_FORMS
+/* Eight pixels' gray from their 32-bit lanes: (b, r) words times (1868, 4899) and (g, 1) words times
+ * (9617, 2^13) by pmaddwd, then >> 14. */
+__attribute__((target("avx2"))) static inline __m256i gray8888_lanes(__m256i v) {
+    const __m256i br_weights = _mm256_set1_epi32(1868 | (4899 << 16));
+    const __m256i g1_weights = _mm256_set1_epi32(9617 | (1 << 13 << 16));
+    __m256i br = _mm256_and_si256(v, _mm256_set1_epi32(0x00FF00FF));
+    __m256i g1 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(v, 8), _mm256_set1_epi32(0xFF)),
+                                 _mm256_set1_epi32(0x10000));
+    return _mm256_srli_epi32(_mm256_add_epi32(_mm256_madd_epi16(br, br_weights), _mm256_madd_epi16(g1, g1_weights)),
+                             14);
+}
+
+/* 32 pixels a step: the maximum of the bytes (each channel's), gray per 32-bit lane, packed in order. */
+__attribute__((target("avx2"))) static unsigned gray8888_avx2(const uint8_t *cur, const uint8_t *held, uint8_t *out,
+                                                             unsigned n) {
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    unsigned x = 0;
+    for (; x + 32 <= n; x += 32) {
+        __m256i v[4];
+        for (unsigned i = 0; i < 4; i++) {
+            v[i] = _mm256_loadu_si256((const __m256i *)(cur + 4 * x + 32 * i));
+            if (held) v[i] = _mm256_max_epu8(v[i], _mm256_loadu_si256((const __m256i *)(held + 4 * x + 32 * i)));
+            v[i] = gray8888_lanes(v[i]);
+        }
+        /* packs work per 128-bit lane: the dwords come out as 0 4 1 5 2 6 3 7 groups of four pixels */
+        __m256i words01 = _mm256_packus_epi32(v[0], v[1]), words23 = _mm256_packus_epi32(v[2], v[3]);
+        __m256i bytes = _mm256_packus_epi16(words01, words23);
+        _mm256_storeu_si256((__m256i *)(out + x), _mm256_permutevar8x32_epi32(bytes, order));
+    }
+    for (; x + 8 <= n; x += 8) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(cur + 4 * x));
+        if (held) v = _mm256_max_epu8(v, _mm256_loadu_si256((const __m256i *)(held + 4 * x)));
+        __m256i words = _mm256_packus_epi32(gray8888_lanes(v), _mm256_setzero_si256());
+        __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+        _mm_storel_epi64((__m128i *)(out + x), _mm_unpacklo_epi32(bytes, _mm_srli_si128(bytes, 8)));
+    }
+    return gray8888(cur, held, out, x, n);
+}
+#endif
+
 /* Gray row y of the current frame (its maximum with the held one's if pool) into out. */
 static void gray_row_of(emu_obs *o, const emu_host *h, int pool, unsigned y, unsigned cols, unsigned rows,
                         uint8_t *out) {
@@ -234,6 +288,16 @@ static void gray_row_of(emu_obs *o, const emu_host *h, int pool, unsigned y, uns
         else
 #endif
             gray565(cur, held, out, 0, seen);
+        memset(out + seen, 0, w - seen);
+        return;
+    }
+    if (h->frame_format == 1 && (!pool || (o->held_format == 1 && held_seen == seen))) {
+#ifdef EMU_AVX2_FORMS
+        if (emu_avx2_forms())
+            gray8888_avx2(cur, held, out, seen);
+        else
+#endif
+            gray8888(cur, held, out, 0, seen);
         memset(out + seen, 0, w - seen);
         return;
     }

@@ -152,6 +152,42 @@ static inline uint8_t round_u8(float v) {
     return r <= 0.f ? 0 : r >= 255.f ? 255 : (uint8_t)r;
 }
 
+static void round_row_scalar(const float *sum, uint8_t *out, unsigned from, unsigned n) {
+    for (unsigned x = from; x < n; x++) out[x] = round_u8(sum[x]);
+}
+
+#ifdef EMU_AVX2_FORMS
+/* 32 sums a step: cvtps2dq rounds as the FPU's mode (to nearest even, as round_u8), packs saturate to 0..255. */
+__attribute__((target("avx2"))) static void round_row_avx2(const float *sum, uint8_t *out, unsigned n) {
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    unsigned x = 0;
+    for (; x + 32 <= n; x += 32) {
+        __m256i v0 = _mm256_cvtps_epi32(_mm256_loadu_ps(sum + x)), v1 = _mm256_cvtps_epi32(_mm256_loadu_ps(sum + x + 8));
+        __m256i v2 = _mm256_cvtps_epi32(_mm256_loadu_ps(sum + x + 16));
+        __m256i v3 = _mm256_cvtps_epi32(_mm256_loadu_ps(sum + x + 24));
+        __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(v0, v1), _mm256_packus_epi32(v2, v3));
+        _mm256_storeu_si256((__m256i *)(out + x), _mm256_permutevar8x32_epi32(bytes, order));
+    }
+    for (; x + 8 <= n; x += 8) {
+        __m128i lo = _mm_cvtps_epi32(_mm_loadu_ps(sum + x)), hi = _mm_cvtps_epi32(_mm_loadu_ps(sum + x + 4));
+        __m128i words = _mm_packs_epi32(lo, hi); /* 0..255 plus rounding slack: no signed saturation */
+        _mm_storel_epi64((__m128i *)(out + x), _mm_packus_epi16(words, words));
+    }
+    round_row_scalar(sum, out, x, n);
+}
+#endif
+
+/* out[x] = round_u8(sum[x]) */
+static void round_row(const float *sum, uint8_t *out, unsigned n) {
+#ifdef EMU_AVX2_FORMS
+    if (emu_avx2_forms()) {
+        round_row_avx2(sum, out, n);
+        return;
+    }
+#endif
+    round_row_scalar(sum, out, 0, n);
+}
+
 static void side_by_side_scalar(const uint8_t *const *rows, unsigned from, unsigned width, rows_vector *tile) {
     for (unsigned x = from; x < width; x++)
         for (unsigned r = 0; r < ROWS_AT_ONCE; r++) tile[x][r] = rows[r][x];
@@ -248,6 +284,15 @@ WIDE static void row_sums(emu_area *a, const uint8_t *const *rows, unsigned fill
     lay_out(a->sums, a->dst_w, filled, a->lines);
 }
 
+/* sum = beta * buf, and sum += beta * buf: a multiply, then an add (no FMA in either form). */
+WIDE static void scale_row(float *restrict sum, float beta, const float *restrict buf, unsigned n) {
+    for (unsigned x = 0; x < n; x++) sum[x] = beta * buf[x];
+}
+
+WIDE static void add_scaled_row(float *restrict sum, float beta, const float *restrict buf, unsigned n) {
+    for (unsigned x = 0; x < n; x++) sum[x] += beta * buf[x];
+}
+
 /* OpenCV's ResizeArea_Invoker over a one-channel image, in its order of float sums, taking source rows
  * eight at a time: the table's source rows never go back, so each block's weighted sums are added to
  * the destination rows as soon as they exist, and neither the image nor all its sums are kept. */
@@ -263,19 +308,15 @@ static void area_resize_rows(emu_area *a, emu_row_source source, void *context, 
             unsigned dy = a->ytab[j].dst;
             const float *buf = a->lines + (size_t)(a->ytab[j].src - first) * row;
             if (j == 0 || dy != prev_dy) {
-                if (j != 0) {
-                    uint8_t *d = dst + (size_t)prev_dy * row;
-                    for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
-                }
-                for (unsigned x = 0; x < row; x++) a->sum[x] = beta * buf[x];
+                if (j != 0) round_row(a->sum, dst + (size_t)prev_dy * row, row);
+                scale_row(a->sum, beta, buf, row);
                 prev_dy = dy;
             } else {
-                for (unsigned x = 0; x < row; x++) a->sum[x] += beta * buf[x];
+                add_scaled_row(a->sum, beta, buf, row);
             }
         }
     }
-    uint8_t *d = dst + (size_t)prev_dy * row;
-    for (unsigned x = 0; x < row; x++) d[x] = round_u8(a->sum[x]);
+    round_row(a->sum, dst + (size_t)prev_dy * row, row);
 }
 
 typedef struct { const uint8_t *pixels; unsigned width; } image_rows;
