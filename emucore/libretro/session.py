@@ -41,6 +41,7 @@ from emucore.libretro.structs import ControllerType, Geometry, InputDescriptor, 
 LOG_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
 LIBC_SEED = 1  # glibc's rand() state in a process that never seeded it, as under stable-retro
 T = TypeVar("T")
+_LOADING = threading.Lock()  # glibc's rand() state is one per process
 
 def _region(host: Any, region_id: int) -> tuple[Any, int]:
     """retro_get_memory_data and _size of one region, in one trip through the call wrapper."""
@@ -199,8 +200,10 @@ class CoreSession:
         game.path = self._game_path_c
         game.data = self._game_data_c
         game.size = len(data)
-        lib.emu_libc_srand(LIBC_SEED)
-        if self._call(self._load, game):
+        with _LOADING:  # the cores that draw from rand() while loading (Stella, Genesis Plus GX) draw in turn
+            lib.emu_libc_srand(LIBC_SEED)
+            loaded = self._call(self._load, game)
+        if loaded:
             self.refresh_av_info()
         return self._native.game_loaded
 
