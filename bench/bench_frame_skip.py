@@ -14,7 +14,9 @@ sending them their next actions (EnvPool's loop: a step's worth is 2 recv/send r
 All of them take turns in rounds too.
 
     python bench/bench_frame_skip.py [--rounds 10] [--chunk 100] [--skip 4] [--vector [--vector-rounds 8]
-                                     [--vector-steps 40]]
+                                     [--vector-steps 40]] [--atari Breakout]
+
+``--atari GAME`` runs a stable-retro Atari 2600 integration with ale-py's ROM (both from their wheels) instead.
 """
 
 from __future__ import annotations
@@ -28,20 +30,24 @@ import numpy as np
 from bench_env import BareCore, timed  # this folder's scripts run with it on sys.path
 
 GAME, STATE = "Airstriker-Genesis-v0", "Level1"
+ATARI: dict[str, str] = {}  # --atari: the scratch folder holding the stable-retro integration with ale-py's ROM
 
 
 def theirs(skip: int):
     import stable_retro
     from stable_baselines3.common.atari_wrappers import MaxAndSkipEnv, WarpFrame
 
-    env = stable_retro.make(GAME, state=STATE, render_mode=None)
+    if ATARI:
+        stable_retro.data.Integrations.add_custom_path(ATARI["scratch"])
+    env = stable_retro.make(GAME, state=STATE, render_mode=None, inttype=stable_retro.data.Integrations.ALL)
     return WarpFrame(MaxAndSkipEnv(env, skip=skip), 84, 84)
 
 
 def ours(skip: int, **kwargs):
     import emucore
 
-    return emucore.make(GAME, state=STATE, inttype=emucore.data.Integrations.ALL, frame_skip=skip,
+    game = ATARI.get("folder", GAME)
+    return emucore.make(game, state=STATE, inttype=emucore.data.Integrations.ALL, frame_skip=skip,
                         grayscale=True, obs_size=(84, 84), **kwargs)
 
 
@@ -53,7 +59,7 @@ def single(rounds: int, chunk: int, skip: int) -> float:
     rates: dict[str, list[float]] = {name: [] for name in envs}
     order = list(envs.items())
     for round_index in range(rounds):
-        actions = rng.integers(0, 2, (chunk, 12), dtype=np.int8)
+        actions = rng.integers(0, 2, (chunk, envs["emucore"].action_space.n), dtype=np.int8)
         for name, env in order if round_index % 2 == 0 else order[::-1]:
             rates[name].append(timed(env, actions))
     limit, us, sr = (statistics.median(rates[name]) for name in envs)
@@ -97,8 +103,9 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
     from emucore.env import RetroVectorEnv
 
     def retro_vector(threads: int, batch_size: int | None = None):
-        return RetroVectorEnv(GAME, num_envs, num_threads=threads, state=STATE, frame_skip=skip, grayscale=True,
-                              obs_size=(84, 84), inttype=emucore.data.Integrations.ALL, batch_size=batch_size)
+        return RetroVectorEnv(ATARI.get("folder", GAME), num_envs, num_threads=threads, state=STATE, frame_skip=skip,
+                              grayscale=True, obs_size=(84, 84), inttype=emucore.data.Integrations.ALL,
+                              batch_size=batch_size)
 
     def stepping(env):
         env.reset(seed=0)
@@ -138,7 +145,8 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
     order = list(runs.items())
     try:
         for round_index in range(rounds):
-            actions = rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8)
+            actions = rng.integers(0, 2, (steps, num_envs, envs["RetroVectorEnv 1 thread"].single_action_space.n),
+                                   dtype=np.int8)
             for name, run in order if round_index % 2 == 0 else order[::-1]:
                 start = time.perf_counter()
                 run(actions)
@@ -167,7 +175,21 @@ def main() -> None:
     parser.add_argument("--vector-envs", type=int, default=8)
     parser.add_argument("--vector-rounds", type=int, default=8)
     parser.add_argument("--vector-steps", type=int, default=40)
+    parser.add_argument("--atari", metavar="GAME", help="a stable-retro Atari game with ale-py's ROM, e.g. Breakout")
     args = parser.parse_args()
+    if args.atari:
+        import tempfile
+        from pathlib import Path
+
+        from atari_games import game_folder
+
+        global GAME, STATE
+        scratch = Path(tempfile.mkdtemp(prefix="emucore-bench-"))
+        folder = game_folder(args.atari, scratch)
+        if folder is None:
+            raise SystemExit(f"stable-retro's {args.atari}-Atari2600-v0 or ale-py's ROM for it is not installed")
+        ATARI.update(scratch=str(scratch), folder=str(folder))
+        GAME, STATE = folder.name, "Start"
     limit = single(args.rounds, args.chunk, args.skip)
     if args.vector:
         vector(args.vector_envs, args.vector_rounds, args.vector_steps, args.skip, limit)
