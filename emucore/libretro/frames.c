@@ -313,6 +313,106 @@ static void gray_row_of(emu_obs *o, const emu_host *h, int pool, unsigned y, uns
 
 typedef struct { emu_obs *o; const emu_host *h; int pool; unsigned cols, rows; } gray_source;
 
+#ifdef EMU_AVX2_FORMS
+/* out[c] lane i = v[i] lane c: an 8x8 float transpose. */
+__attribute__((target("avx2"))) static inline void transpose8(const __m256 *v, __m256 *out) {
+    __m256 t[8], u[8];
+    for (unsigned i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(v[i], v[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(v[i], v[i + 1]);
+    }
+    for (unsigned i = 0; i < 8; i += 4) {
+        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (unsigned c = 0; c < 8; c++) out[c] = _mm256_permute2f128_ps(u[c % 4], u[4 + c % 4], c < 4 ? 0x20 : 0x31);
+}
+
+/* Sixteen RGB565 pixels (their maximum with sixteen held ones, if held) to gray as 32-bit lanes: pixels
+ * 0-3 and 8-11 in lo, 4-7 and 12-15 in hi. With r5, g6, b5 the fields, r = 8 r5, g = 4 g6 and b = 8 b5,
+ * so (4899 r + 9617 g + 1868 b + 2^13) >> 14 = (9798 r5 + 9617 g6 + 3736 b5 + 2^11) >> 12. */
+__attribute__((target("avx2"))) static inline void gray565_lanes(const uint8_t *cur, const uint8_t *held, __m256i *lo,
+                                                                __m256i *hi) {
+    const __m256i six = _mm256_set1_epi16(0x3F), five = _mm256_set1_epi16(0x1F), ones = _mm256_set1_epi16(1);
+    const __m256i rg_weights = _mm256_set1_epi32(9798 | (9617 << 16));
+    const __m256i b1_weights = _mm256_set1_epi32(3736 | (1 << 11 << 16));
+    __m256i v = _mm256_loadu_si256((const __m256i *)cur);
+    __m256i r = _mm256_srli_epi16(v, 11), g = _mm256_and_si256(_mm256_srli_epi16(v, 5), six);
+    __m256i b = _mm256_and_si256(v, five);
+    if (held) {
+        __m256i u = _mm256_loadu_si256((const __m256i *)held);
+        r = _mm256_max_epu16(r, _mm256_srli_epi16(u, 11));
+        g = _mm256_max_epu16(g, _mm256_and_si256(_mm256_srli_epi16(u, 5), six));
+        b = _mm256_max_epu16(b, _mm256_and_si256(u, five));
+    }
+    *lo = _mm256_srli_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(r, g), rg_weights),
+                                             _mm256_madd_epi16(_mm256_unpacklo_epi16(b, ones), b1_weights)),
+                            12);
+    *hi = _mm256_srli_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(r, g), rg_weights),
+                                             _mm256_madd_epi16(_mm256_unpackhi_epi16(b, ones), b1_weights)),
+                            12);
+}
+
+/* Eight rows' gray as the resampler's tile, straight from whole frames of the crop's size in RGB565 or
+ * XRGB8888 (the held one of the same format): no gray bytes, no byte transpose. */
+__attribute__((target("avx2"))) static void gray_tile_avx2(void *context, unsigned first, unsigned count,
+                                                          float *tile) {
+    gray_source *s = context;
+    emu_obs *o = s->o;
+    unsigned w = o->crop_w, x = 0;
+    const uint8_t *cur[8], *held[8];
+    for (unsigned r = 0; r < 8; r++) {
+        unsigned y = first + (r < count ? r : count - 1);
+        cur[r] = crop_row(o, s->h, y);
+        held[r] = s->pool ? o->held_raw + (size_t)y * w * 4 : NULL;
+    }
+    __m256 v[8], t[8];
+    if (s->h->frame_format == 1) {
+        for (; x + 8 <= w; x += 8) {
+            for (unsigned r = 0; r < 8; r++) {
+                __m256i p = _mm256_loadu_si256((const __m256i *)(cur[r] + 4 * x));
+                if (held[r]) p = _mm256_max_epu8(p, _mm256_loadu_si256((const __m256i *)(held[r] + 4 * x)));
+                v[r] = _mm256_cvtepi32_ps(gray8888_lanes(p));
+            }
+            transpose8(v, t);
+            for (unsigned c = 0; c < 8; c++) _mm256_store_ps(tile + 8 * (x + c), t[c]);
+        }
+        for (; x < w; x++)
+            for (unsigned r = 0; r < 8; r++) {
+                uint8_t g[8];
+                gray8888(cur[r] + 4 * x, held[r] ? held[r] + 4 * x : NULL, g, 0, 1);
+                tile[8 * x + r] = g[0];
+            }
+    } else {
+        __m256 v2[8], t2[8];
+        for (; x + 16 <= w; x += 16) {
+            for (unsigned r = 0; r < 8; r++) {
+                __m256i lo, hi;
+                gray565_lanes(cur[r] + 2 * x, held[r] ? held[r] + 2 * x : NULL, &lo, &hi);
+                v[r] = _mm256_cvtepi32_ps(lo);
+                v2[r] = _mm256_cvtepi32_ps(hi);
+            }
+            transpose8(v, t);   /* columns 0-3, 8-11 */
+            transpose8(v2, t2); /* columns 4-7, 12-15 */
+            for (unsigned c = 0; c < 4; c++) {
+                _mm256_store_ps(tile + 8 * (x + c), t[c]);
+                _mm256_store_ps(tile + 8 * (x + 8 + c), t[4 + c]);
+                _mm256_store_ps(tile + 8 * (x + 4 + c), t2[c]);
+                _mm256_store_ps(tile + 8 * (x + 12 + c), t2[4 + c]);
+            }
+        }
+        for (; x < w; x++)
+            for (unsigned r = 0; r < 8; r++) {
+                uint8_t g[8];
+                gray565(cur[r] + 2 * x, held[r] ? held[r] + 2 * x : NULL, g, 0, 1);
+                tile[8 * x + r] = g[0];
+            }
+    }
+}
+#endif
+
 /* The resampler's rows, made as it asks for them into eight rows of o->pixels. */
 static const uint8_t *gray_row_for(void *context, unsigned y) {
     gray_source *s = context;
@@ -349,6 +449,14 @@ static void pool_rgb(emu_obs *o) {
 void emu_obs_build(const emu_host *h, emu_obs *o, int pool, uint8_t *dst) {
     if (o->gray && emu_area_streams(o->area)) { /* gray rows made as the resampler asks: no whole image */
         gray_source source = {o, h, pool, visible_columns(o, h), visible_rows(o, h)};
+#ifdef EMU_AVX2_FORMS
+        int format = h->frame_format, whole = source.cols == o->crop_w && source.rows == o->crop_h;
+        if (emu_avx2_forms() && (format == 1 || format == 2) && whole &&
+            (!pool || (o->held_format == format && o->held_cols == o->crop_w && o->held_rows == o->crop_h))) {
+            emu_area_resize_tiles(o->area, gray_tile_avx2, &source, dst);
+            return;
+        }
+#endif
         emu_area_resize_rows(o->area, gray_row_for, &source, dst);
         return;
     }

@@ -23,11 +23,12 @@ typedef struct { unsigned src, dst; float alpha; } area_weight;
 
 struct emu_area {
     unsigned src_w, src_h, dst_w, dst_h, channels;
+    unsigned sums_w;      /* dst_w rounded up to whole vectors of 8: sums and lines have no odd tail */
     area_weight *xtab, *ytab;
     unsigned xtab_size, ytab_size;
     float *sum;           /* one destination row of sums */
-    rows_vector *sums;    /* one channel: eight source rows' horizontal sums, [dst_w][8] */
-    float *lines;         /* one channel: eight source rows' horizontal sums, [8][dst_w] */
+    rows_vector *sums;    /* one channel: eight source rows' horizontal sums, [sums_w][8] */
+    float *lines;         /* one channel: eight source rows' horizontal sums, [8][sums_w] */
     unsigned *pad_src;    /* one channel: xtab as per_dx entries for each dx (padded with weight 0) */
     float *pad_alpha;
     unsigned per_dx;
@@ -84,8 +85,8 @@ static int pad_table(emu_area *a) {
         if (count > most) most = count;
     }
     a->per_dx = most;
-    a->pad_src = calloc((size_t)a->dst_w * most, sizeof *a->pad_src);
-    a->pad_alpha = calloc((size_t)a->dst_w * most, sizeof *a->pad_alpha);
+    a->pad_src = calloc((size_t)a->sums_w * most, sizeof *a->pad_src); /* dx past dst_w: weight 0 */
+    a->pad_alpha = calloc((size_t)a->sums_w * most, sizeof *a->pad_alpha);
     if (!a->pad_src || !a->pad_alpha) return 0;
     unsigned filled = 0;
     for (unsigned k = 0; k < a->xtab_size; k++) {
@@ -101,12 +102,13 @@ emu_area *emu_area_new(unsigned src_w, unsigned src_h, unsigned dst_w, unsigned 
     if (!dst_w || !dst_h || dst_w > src_w || dst_h > src_h || (channels != 1 && channels != 3)) return NULL;
     emu_area *a = calloc(1, sizeof *a);
     if (!a) return NULL;
-    *a = (emu_area){.src_w = src_w, .src_h = src_h, .dst_w = dst_w, .dst_h = dst_h, .channels = channels};
+    *a = (emu_area){.src_w = src_w, .src_h = src_h, .dst_w = dst_w, .dst_h = dst_h, .channels = channels,
+                    .sums_w = (dst_w + 7) / 8 * 8};
     a->xtab = malloc(sizeof(area_weight) * (src_w + 2 * dst_w));
     a->ytab = malloc(sizeof(area_weight) * (src_h + 2 * dst_h));
     a->sum = malloc(sizeof(float) * dst_w * channels);
-    a->sums = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * dst_w);
-    a->lines = malloc(sizeof(float) * dst_w * ROWS_AT_ONCE);
+    a->sums = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * a->sums_w);
+    a->lines = malloc(sizeof(float) * a->sums_w * ROWS_AT_ONCE);
     a->tile = aligned_alloc(sizeof(rows_vector), sizeof(rows_vector) * src_w);
     if (!a->xtab || !a->ytab || !a->sum || !a->sums || !a->lines || !a->tile) {
         emu_area_free(a);
@@ -270,18 +272,29 @@ static void lay_out(const rows_vector *sums, unsigned width, unsigned rows, floa
     lay_out_scalar(sums, 0, width, rows, lines);
 }
 
-/* Eight source rows' horizontal sums, each in xtab order as OpenCV adds them, laid out as rows of lines. */
-WIDE static void row_sums(emu_area *a, const uint8_t *const *rows, unsigned filled) {
-    unsigned per_dx = a->per_dx;
-    side_by_side(rows, a->src_w, a->tile);
-    for (unsigned dx = 0; dx < a->dst_w; dx++) {
-        const unsigned *at = a->pad_src + dx * per_dx;
-        const float *alpha = a->pad_alpha + dx * per_dx;
-        rows_vector acc = {0};
-        for (unsigned k = 0; k < per_dx; k++) acc += a->tile[at[k]] * alpha[k]; /* a multiply, then an add */
+/* The tile's horizontal sums, each in xtab order as OpenCV adds them, for per_dx entries a dx. */
+static inline __attribute__((always_inline)) void tile_sums(emu_area *a, unsigned per_dx) {
+    const rows_vector *tile = a->tile;
+    const unsigned *at = a->pad_src;
+    const float *alpha = a->pad_alpha;
+    for (unsigned dx = 0; dx < a->sums_w; dx++, at += per_dx, alpha += per_dx) {
+        rows_vector acc = tile[at[0]] * alpha[0]; /* OpenCV adds it to 0: the same, as it is not -0 */
+        for (unsigned k = 1; k < per_dx; k++) acc += tile[at[k]] * alpha[k]; /* a multiply, then an add */
         a->sums[dx] = acc;
     }
-    lay_out(a->sums, a->dst_w, filled, a->lines);
+}
+
+/* Eight source rows' horizontal sums (of a->tile), laid out as rows of lines. */
+WIDE static void row_sums(emu_area *a, unsigned filled) {
+    switch (a->per_dx) { /* the common counts with their loops unrolled */
+    case 2: tile_sums(a, 2); break;
+    case 3: tile_sums(a, 3); break;
+    case 4: tile_sums(a, 4); break;
+    case 5: tile_sums(a, 5); break;
+    case 6: tile_sums(a, 6); break;
+    default: tile_sums(a, a->per_dx);
+    }
+    lay_out(a->sums, a->sums_w, filled, a->lines);
 }
 
 /* sum = beta * buf, and sum += beta * buf: a multiply, then an add (no FMA in either form). */
@@ -296,17 +309,23 @@ WIDE static void add_scaled_row(float *restrict sum, float beta, const float *re
 /* OpenCV's ResizeArea_Invoker over a one-channel image, in its order of float sums, taking source rows
  * eight at a time: the table's source rows never go back, so each block's weighted sums are added to
  * the destination rows as soon as they exist, and neither the image nor all its sums are kept. */
-static void area_resize_rows(emu_area *a, emu_row_source source, void *context, uint8_t *dst) {
+static void area_resize_any(emu_area *a, emu_row_source source, emu_tile_source tiles, void *context,
+                            uint8_t *dst) {
     unsigned row = a->dst_w, last = a->src_h - 1, j = 0, prev_dy = a->ytab[0].dst;
     for (unsigned first = 0; first <= last; first += ROWS_AT_ONCE) {
         unsigned filled = last - first + 1 < ROWS_AT_ONCE ? last - first + 1 : ROWS_AT_ONCE;
-        const uint8_t *rows[ROWS_AT_ONCE];
-        for (unsigned r = 0; r < ROWS_AT_ONCE; r++) rows[r] = r < filled ? source(context, first + r) : rows[r - 1];
-        row_sums(a, rows, filled);
+        if (tiles) {
+            tiles(context, first, filled, (float *)a->tile);
+        } else {
+            const uint8_t *rows[ROWS_AT_ONCE];
+            for (unsigned r = 0; r < ROWS_AT_ONCE; r++) rows[r] = r < filled ? source(context, first + r) : rows[r - 1];
+            side_by_side(rows, a->src_w, a->tile);
+        }
+        row_sums(a, filled);
         for (; j < a->ytab_size && a->ytab[j].src < first + filled; j++) {
             float beta = a->ytab[j].alpha;
             unsigned dy = a->ytab[j].dst;
-            const float *buf = a->lines + (size_t)(a->ytab[j].src - first) * row;
+            const float *buf = a->lines + (size_t)(a->ytab[j].src - first) * a->sums_w;
             if (j == 0 || dy != prev_dy) {
                 if (j != 0) round_row(a->sum, dst + (size_t)prev_dy * row, row);
                 scale_row(a->sum, beta, buf, row);
@@ -317,6 +336,10 @@ static void area_resize_rows(emu_area *a, emu_row_source source, void *context, 
         }
     }
     round_row(a->sum, dst + (size_t)prev_dy * row, row);
+}
+
+static void area_resize_rows(emu_area *a, emu_row_source source, void *context, uint8_t *dst) {
+    area_resize_any(a, source, NULL, context, dst);
 }
 
 typedef struct { const uint8_t *pixels; unsigned width; } image_rows;
@@ -337,6 +360,10 @@ int emu_area_streams(const emu_area *a) {
 
 void emu_area_resize_rows(emu_area *a, emu_row_source source, void *context, uint8_t *dst) {
     area_resize_rows(a, source, context, dst);
+}
+
+void emu_area_resize_tiles(emu_area *a, emu_tile_source source, void *context, uint8_t *dst) {
+    area_resize_any(a, NULL, source, context, dst);
 }
 
 /* OpenCV's resizeAreaFast for whole factors. */

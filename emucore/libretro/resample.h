@@ -19,4 +19,10 @@ int emu_area_streams(const emu_area *a);
 /* emu_area_resize with the source rows asked for in order, eight at a time: no whole image is needed. */
 void emu_area_resize_rows(emu_area *a, emu_row_source source, void *context, uint8_t *dst);
 
+/* Source rows first .. first + count - 1 (count at most eight) side by side as floats: tile[8 x + r] is
+ * row first + r's pixel x; lanes r past count are any finite value. tile is 32-byte aligned. */
+typedef void (*emu_tile_source)(void *context, unsigned first, unsigned count, float *tile);
+/* emu_area_resize_rows with the rows given eight at a time, side by side, where emu_area_streams. */
+void emu_area_resize_tiles(emu_area *a, emu_tile_source source, void *context, uint8_t *dst);
+
 #endif
