@@ -24,7 +24,8 @@ struct emu_obs {
     uint8_t *rgb;         /* the current frame, RGB crop */
     uint8_t *pixels;      /* pooled and grayed, before resampling: crop_h x crop_w x channels */
     emu_area *area;       /* the resampling to out_w x out_h */
-    uint8_t *held_raw;    /* gray: the frame before as the core's pixels, crop_h rows of crop_w x 4 bytes */
+    uint8_t *held_raw;    /* gray: the frame before as the core's pixels, crop_h rows held_pitch bytes apart */
+    size_t held_pitch;    /* crop_w pixels of held_format: rows packed, the fewest cache lines */
     int held_format;
     unsigned held_cols, held_rows;
     uint8_t *row_planes;  /* gray: one row as r, g, b planes (crop_w each), then the held row's */
@@ -279,7 +280,7 @@ static void gray_row_of(emu_obs *o, const emu_host *h, int pool, unsigned y, uns
     uint8_t *r = o->row_planes, *g = r + w, *b = g + w, *hr = b + w, *hg = hr + w, *hb = hg + w;
     unsigned seen = y < rows ? cols : 0, held_seen = pool && y < o->held_rows ? o->held_cols : 0;
     const uint8_t *cur = seen ? crop_row(o, h, y) : NULL;
-    const uint8_t *held = held_seen ? o->held_raw + (size_t)y * w * 4 : NULL;
+    const uint8_t *held = held_seen ? o->held_raw + (size_t)y * o->held_pitch : NULL;
     if (h->frame_format == 2 && (!pool || (o->held_format == 2 && held_seen == seen))) {
         /* both black past `seen`, and gray of black is 0 */
 #ifdef EMU_AVX2_FORMS
@@ -366,7 +367,7 @@ __attribute__((target("avx2"))) static void gray_tile_avx2(void *context, unsign
     for (unsigned r = 0; r < 8; r++) {
         unsigned y = first + (r < count ? r : count - 1);
         cur[r] = crop_row(o, s->h, y);
-        held[r] = s->pool ? o->held_raw + (size_t)y * w * 4 : NULL;
+        held[r] = s->pool ? o->held_raw + (size_t)y * o->held_pitch : NULL;
     }
     __m256 v[8], t[8];
     if (s->h->frame_format == 1) {
@@ -436,7 +437,8 @@ void emu_obs_hold(const emu_host *h, emu_obs *o) {
     o->held_cols = visible_columns(o, h);
     o->held_rows = visible_rows(o, h);
     size_t bytes = (size_t)o->held_cols * (h->frame_format == 1 ? 4 : 2);
-    for (unsigned y = 0; y < o->held_rows; y++) memcpy(o->held_raw + (size_t)y * o->crop_w * 4, crop_row(o, h, y), bytes);
+    o->held_pitch = (size_t)o->crop_w * (h->frame_format == 1 ? 4 : 2);
+    for (unsigned y = 0; y < o->held_rows; y++) memcpy(o->held_raw + (size_t)y * o->held_pitch, crop_row(o, h, y), bytes);
 }
 
 static void pool_rgb(emu_obs *o) {
