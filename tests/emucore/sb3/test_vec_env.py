@@ -88,6 +88,7 @@ def test_each_env_steps_as_a_single_env_across_autoresets(short_scenario, opened
                 expected = env.reset()[0]
             assert infos[index] == info
             assert np.array_equal(obs[index], expected), index
+        assert venv.venv.native_envs.all()  # stepped in one call into C, autoresets included
     assert episodes_ended >= 6  # every env went through at least two autoresets
 
 
