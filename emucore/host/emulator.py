@@ -24,6 +24,7 @@ from emucore.errors import CoreError, GameLoadError, StateError
 from emucore.host.corefinder import FoundCore, find_core
 from emucore.host.memory import AddressSpace, Block
 from emucore.host.rom import check_rom_loads, read_rom
+from emucore.host.spare_core import SpareCore
 from emucore.host.state_checks import state_problem
 from emucore.integration import IntegrationError, read_state_file, write_state_file
 from emucore.libretro import CoreSession, cartridge_ram
@@ -86,6 +87,7 @@ class Emulator:
         self._address_space: AddressSpace | None = None
         self._address_key: tuple[Any, ...] = ()
         self._cheats = 0
+        self._spare = SpareCore(self._open_core)  # reload_on_state_load: the next reset's core, loaded ahead
         check_rom_loads(self._open_core, self.rom_path, self._rom_data, self.core.lib, self.core.path, self._options)
         self._session = self._open_core()
         self._screen_size = _compat_screen_size(self.core_library, self.rom_path, self.session.load_geometry)
@@ -122,10 +124,9 @@ class Emulator:
         return self._session
 
     def close(self) -> None:
-        """Unloads the game and drops the private core copy. Safe to call twice.
-
-        Waits for a call in flight on another thread. Memory views taken earlier stay readable
-        (they hold the core until they are gone)."""
+        """Unloads the game and drops the private core copy (and a spare one). Safe to call twice. Waits for a
+        call in flight on another thread. Memory views taken earlier stay readable (they hold the core)."""
+        self._spare.close()
         self._session.close()
         self._address_space = None
 
@@ -150,11 +151,9 @@ class Emulator:
         self._session.run(int(count))
 
     def reset(self) -> None:
-        """The console's reset (retro_reset); Stella's core and game are reloaded first, as stable-retro does.
-
-        The reset after a reload matters: it draws from Stella's random generator, which decides
-        what a game reading a cartridge RAM's write port stores (ElevatorAction-Atari2600 does).
-        """
+        """The console's reset (retro_reset); Stella's core and game are reloaded first, as stable-retro does
+        (a spare loaded ahead: emucore.host.spare_core). The reset after a reload matters: it draws from Stella's
+        random generator, which decides what a game reading a cartridge RAM's write port stores (ElevatorAction)."""
         if self.core_library.reload_on_state_load:
             self._reload()
         self._session.reset()
@@ -163,7 +162,7 @@ class Emulator:
         """A fresh core for the same game, swapped in whole so no call finds the emulator half-open."""
         old = self._session
         buttons = [old.button_bits(i) for i in range(PLAYERS)]
-        new = self._open_core()
+        new = self._spare.take()
         for i, bits in enumerate(buttons):
             new.set_button_bits(i, bits)
         self._session = new

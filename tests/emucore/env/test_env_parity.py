@@ -211,6 +211,26 @@ def test_stella_draws_its_random_numbers_as_in_stable_retro(tmp_path):
         ours.close()
 
 
+@pytest.mark.parametrize("game", ["ElevatorAction", "Breakout"])
+def test_stellas_reset_with_the_core_loaded_ahead_is_stable_retros(tmp_path, game):
+    """From the second reset on, Stella's fresh core was loaded ahead (emucore.host.spare_core): each reset and
+    the play after it are still stable-retro's, state for state."""
+    theirs, ours = atari_pair(tmp_path, game)
+    rng = np.random.default_rng(8)
+    try:
+        for episode in range(4):
+            a, b = theirs.reset(seed=episode), ours.reset(seed=episode)
+            assert np.array_equal(a[0], b[0]) and theirs.em.get_state() == ours.em.get_state(), episode
+            for _ in range(80):
+                action = rng.integers(0, 2, theirs.action_space.n)
+                a, b = theirs.step(action), ours.step(action)
+                assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+            assert theirs.em.get_state() == ours.em.get_state(), episode
+    finally:
+        theirs.close()
+        ours.close()
+
+
 def test_two_players():
     theirs, ours = pair("StudioDemo-Genesis", players=2, use_restricted_actions=retro.Actions.ALL)
     assert theirs.action_space == ours.action_space
