@@ -267,11 +267,13 @@ class RetroVectorEnv(VectorEnv):
         return True
 
     def _recv_native(self, count: int) -> tuple[np.ndarray, dict[int, dict]]:
-        """``count`` envs from C: their ids, and the infos of those Python finished (see BatchStepper.recv)."""
+        """``count`` envs from C: their ids, and the infos of those Python finished (see BatchStepper.receive)."""
         assert self._native is not None
-        ids = self._native.wait(count)
+        ids, infos, error = self._native.receive(count)
         self._in_flight[ids] = self._native_flight[ids] = False
-        return ids, self._native.finish(ids)
+        if error is not None:
+            raise error
+        return ids, infos
 
     def _start(self, tasks: list[tuple[int, str, Any]]) -> None:
         if self._closed:

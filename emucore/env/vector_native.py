@@ -111,37 +111,31 @@ class BatchStepper:
         batch.send(ids)
         return True
 
-    def wait(self, count: int) -> np.ndarray:
-        """Waits for ``count`` envs sent; their ids in the order they finished."""
-        assert self._batch is not None
-        return self._batch.recv(count)
-
-    def finish(self, ids: np.ndarray) -> dict[int, dict]:
-        """Finishes on Python's path the envs of ``ids`` that C left to it, on the threads (a reset that reloads
-        a core, as Stella's, releases the GIL); their infos, by env. Raises what one of them raised, once all
-        are finished."""
+    def receive(self, count: int) -> tuple[np.ndarray, dict[int, dict], BaseException | None]:
+        """Waits for ``count`` envs sent: their ids in the order they finished, the infos of those C left to
+        Python (finished on Python's path, on the threads, while the pool steps the others: a reset that reloads
+        a core, as Stella's, releases the GIL) by env, and the first error one of those raised, if any."""
         batch = self._batch
         assert batch is not None
-        statuses = batch.status[ids]
-        if not statuses.any():
-            return {}
-        left = ids[statuses != native_batch.OK].tolist()
-        tasks = [(index, int(batch.status[index]), self._lent[index]) for index in left]
-        for index, _, _ in tasks:
-            self.give_back(index)
-        if len(tasks) > 1 and self._threads > 1:
-            done = self._finishing().run(tasks)
-        else:
-            done = []
-            for task in tasks:
-                try:
-                    done.append((task, self._finish(task)))
-                except Exception as raised:  # noqa: BLE001 - raised once the other envs are finished
-                    done.append((task, raised))
-        for _, result in done:
-            if isinstance(result, BaseException):
-                raise result
-        return {task[0]: result for task, result in done}
+        parts, tasks = [], []
+        left = count
+        while left:
+            ids = batch.recv(left)
+            left -= len(ids)
+            parts.append(ids)
+            last = int(ids[-1])
+            status = int(batch.status[last])
+            if status != native_batch.OK:
+                task = (last, status, self._lent[last])
+                self.give_back(last)
+                tasks.append(task)
+                self._finishing().put([task])
+        received = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        if not tasks:
+            return received, {}, None
+        done = self._finishing().take(len(tasks))
+        errors = [result for _, result in done if isinstance(result, BaseException)]
+        return received, {task[0]: result for task, result in done}, errors[0] if errors else None
 
     def _finishing(self) -> StepQueue:
         if self._queue is None:

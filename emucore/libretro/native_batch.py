@@ -103,9 +103,10 @@ class NativeBatch:
         lib.emu_batch_send(self._pool, ffi.from_buffer("int32_t[]", ids), len(ids))
 
     def recv(self, count: int) -> np.ndarray:
-        """Waits for ``count`` envs to be stepped; their ids in the order they finished (a new array)."""
-        lib.emu_batch_recv(self._pool, count, self._ids)
-        return self._id_array[:count].astype(np.int64)
+        """Waits for ``count`` envs to be stepped; their ids in the order they finished (a new array), fewer if
+        one's status is not OK: it is the last."""
+        taken = lib.emu_batch_recv(self._pool, count, self._ids)
+        return self._id_array[:taken].astype(np.int64)
 
     def close(self) -> None:
         """Stops the threads (the envs they step finish first)."""

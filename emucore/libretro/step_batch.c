@@ -220,17 +220,21 @@ static int32_t finished_count(const emu_batch *b) {
     return b->done_tail >= b->done_head ? b->done_tail - b->done_head : b->done_tail + b->n + 1 - b->done_head;
 }
 
-void emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids) {
+int32_t emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids) {
+    int32_t taken = 0;
     pthread_mutex_lock(&b->lock);
-    while (finished_count(b) < count) {
-        if (b->queue_head != b->queue_tail)
+    while (taken < count) {
+        if (finished_count(b) > 0) {
+            int32_t id = b->done[b->done_head];
+            b->done_head = ring_next(b, b->done_head);
+            ids[taken++] = id;
+            if (*b->envs[id].status != EMU_BATCH_OK) break; /* Python finishes it while the others step */
+        } else if (b->queue_head != b->queue_tail) {
             step_one(b); /* this thread steps an env instead of waiting */
-        else
+        } else {
             pthread_cond_wait(&b->finished, &b->lock);
-    }
-    for (int32_t i = 0; i < count; i++) {
-        ids[i] = b->done[b->done_head];
-        b->done_head = ring_next(b, b->done_head);
+        }
     }
     pthread_mutex_unlock(&b->lock);
+    return taken;
 }

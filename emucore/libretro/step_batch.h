@@ -86,8 +86,10 @@ void emu_batch_free(emu_batch *b);
 /* Queues the envs ids (their actions written in their rows) to be stepped. */
 void emu_batch_send(emu_batch *b, const int32_t *ids, int32_t count);
 /* Waits until count envs are stepped (stepping queued ones meanwhile) and writes their ids, in the order they
- * finished, to ids. The caller knows count are in flight. */
-void emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids);
+ * finished, to ids; returns early, after the first env whose status is not EMU_BATCH_OK (so that Python can
+ * finish it while the pool steps the others). Returns how many ids it wrote (at least 1). The caller knows
+ * count are in flight. */
+int32_t emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids);
 /* One env's step on the calling thread (what the pool runs); for tests. */
 void emu_batch_step_env(emu_batch_env *e);
 
