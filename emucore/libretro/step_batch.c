@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SPINS 20000 /* about 0.1-0.3 ms of pause instructions */
+
 struct emu_batch {
     pthread_mutex_t lock;
     pthread_cond_t queued;   /* an env was queued, or the pool closes */
@@ -149,10 +151,24 @@ static void step_one(emu_batch *b) {
     pthread_cond_broadcast(&b->finished);
 }
 
+/* Whether an env may be queued, read without the lock (the lock then says for sure). */
+static int maybe_queued(emu_batch *b) {
+    return __atomic_load_n(&b->queue_head, __ATOMIC_RELAXED) != __atomic_load_n(&b->queue_tail, __ATOMIC_RELAXED) ||
+           __atomic_load_n(&b->closing, __ATOMIC_RELAXED);
+}
+
 static void *serve(void *arg) {
     emu_batch *b = arg;
     pthread_mutex_lock(&b->lock);
     for (;;) {
+        if (b->queue_head == b->queue_tail && !b->closing) {
+            /* the next batch comes within the Python between two steps: wait for it awake, briefly, as a
+             * sleeping thread takes tens of microseconds to wake */
+            pthread_mutex_unlock(&b->lock);
+            for (int spin = 0; spin < SPINS && !maybe_queued(b); spin++)
+                __builtin_ia32_pause();
+            pthread_mutex_lock(&b->lock);
+        }
         while (b->queue_head == b->queue_tail && !b->closing)
             pthread_cond_wait(&b->queued, &b->lock);
         if (b->closing) break;
