@@ -38,6 +38,9 @@ class BatchStepper:
         self._columns: list[tuple[str, int]] = []
         self._shape: tuple[int, ...] = ()
         self._queue: StepQueue | None = None  # finishes on threads what C left to Python
+        self._names: list[str] = []
+        self._positions = np.zeros(0, dtype=np.intp)
+        self._sticky = False  # an env draws for sticky frames: its draws are refilled
 
     # ---- lending ----
 
@@ -60,6 +63,9 @@ class BatchStepper:
                 if not self._columns:
                     assert lent.compiled.values is not None  # bound by lend
                     self._columns = lent.compiled.values.positions()
+                    self._names = [name for name, _ in self._columns]
+                    self._positions = np.array([position for _, position in self._columns], dtype=np.intp)
+                self._sticky = self._sticky or envs[index].preprocessing.sticky_prob > 0
         return True
 
     def lent(self) -> np.ndarray:
@@ -102,8 +108,8 @@ class BatchStepper:
             batch.actions[...] = array.reshape(len(ids), -1)
         else:
             batch.actions[ids] = array.reshape(len(ids), -1)
-        used_up = batch.next_draw[ids] >= native_batch.DRAWS
-        if used_up.any():
+        used_up = batch.next_draw[ids] >= native_batch.DRAWS if self._sticky else None
+        if used_up is not None and used_up.any():
             for index in ids[used_up].tolist():
                 lent = self._lent[index]
                 assert lent is not None
@@ -203,13 +209,15 @@ class BatchStepper:
         present = batch.has_info[ids].astype(np.bool_)
         if not present.any():
             return {}
-        values = batch.values[ids]
+        # one array of the variables (a row each) and one of their masks: the info's arrays are their rows
+        columns = batch.values[ids][:, self._positions].T.copy()
         if not present.all():
-            values = values * present[:, None]
+            columns *= present
+        masks = np.broadcast_to(present, columns.shape).copy()
         merged: dict[str, np.ndarray] = {}
-        for name, position in self._columns:
-            merged[name] = values[:, position].copy()
-            merged[f"_{name}"] = present.copy()
+        for row, name in enumerate(self._names):
+            merged[name] = columns[row]
+            merged[f"_{name}"] = masks[row]
         return merged
 
     def close(self) -> None:
