@@ -46,16 +46,11 @@ def stable_retro_wrapped():
     return WarpFrame(MaxAndSkipEnv(env, skip=SKIP), 84, 84)
 
 
-def limit_rate(steps: int) -> float:
-    """One bare emulator, SKIP frames an action: env steps/s."""
+def bare_core() -> BareCore:
+    """One bare emulator, SKIP frames an action: the limit of one env."""
     import emucore
 
-    bare = BareCore(emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL), SKIP)
-    actions = np.random.default_rng(0).integers(0, 2, (steps, 12), dtype=np.int8)
-    try:
-        return statistics.median(timed(bare, actions) for _ in range(3))
-    finally:
-        bare.close()
+    return BareCore(emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL), SKIP)
 
 
 def stepping(env, num_envs: int):
@@ -69,7 +64,7 @@ def stepping(env, num_envs: int):
     return run
 
 
-def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool, limit: float) -> None:
+def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -> None:
     import gymnasium
 
     cpus = os.cpu_count() or 1
@@ -84,6 +79,8 @@ def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool, l
         if with_stable_retro:
             made["stable-retro"] = gymnasium.vector.AsyncVectorEnv([stable_retro_wrapped] * num_envs)
         runs = {name: stepping(env, num_envs) for name, env in made.items()}
+        bare = bare_core()
+        runs["limit"] = lambda actions, bare=bare: timed(bare, actions[:, 0])  # one env's, in the same rounds
         rates: dict[str, list[float]] = {name: [] for name in runs}
         rng = np.random.default_rng(num_envs)
         order = list(runs.items())
@@ -95,6 +92,8 @@ def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool, l
         finally:
             for env in made.values():
                 env.close()
+            bare.close()
+        limit = statistics.median(rates["limit"])
         c, python = statistics.median(rates["C"]), statistics.median(rates["Python"])
         one_env = one_env or (c if num_envs == 1 else None)
         ceiling = threads * limit
@@ -170,10 +169,9 @@ def main() -> None:
     parser.add_argument("--gil-envs", type=int, default=8)
     args = parser.parse_args()
     GAME.update(game=args.game, state=args.state)
-    limit = limit_rate(200)
-    print(f"{GAME['game']} {GAME['state']}, frame skip {SKIP}, gray 84x84; one bare emulator: {limit:.0f} env steps/s; "
-          f"{os.cpu_count()} CPUs; medians of {args.rounds} rounds of {args.steps} steps\n")
-    scaling(args.envs, args.rounds, args.steps, not args.no_stable_retro, limit)
+    print(f"{GAME['game']} {GAME['state']}, frame skip {SKIP}, gray 84x84, {os.cpu_count()} CPUs; medians of "
+          f"{args.rounds} rounds of {args.steps} steps; the limit is one bare emulator's rate in the same rounds\n")
+    scaling(args.envs, args.rounds, args.steps, not args.no_stable_retro)
     gil_held(args.gil_envs, 20)
 
 
