@@ -315,21 +315,6 @@ static void gray_row_of(emu_obs *o, const emu_host *h, int pool, unsigned y, uns
 typedef struct { emu_obs *o; const emu_host *h; int pool; unsigned cols, rows; } gray_source;
 
 #ifdef EMU_AVX2_FORMS
-/* out[c] lane i = v[i] lane c: an 8x8 float transpose. */
-__attribute__((target("avx2"))) static inline void transpose8(const __m256 *v, __m256 *out) {
-    __m256 t[8], u[8];
-    for (unsigned i = 0; i < 8; i += 2) {
-        t[i] = _mm256_unpacklo_ps(v[i], v[i + 1]);
-        t[i + 1] = _mm256_unpackhi_ps(v[i], v[i + 1]);
-    }
-    for (unsigned i = 0; i < 8; i += 4) {
-        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-    }
-    for (unsigned c = 0; c < 8; c++) out[c] = _mm256_permute2f128_ps(u[c % 4], u[4 + c % 4], c < 4 ? 0x20 : 0x31);
-}
 
 /* Sixteen RGB565 pixels (their maximum with sixteen held ones, if held) to gray as 32-bit lanes: pixels
  * 0-3 and 8-11 in lo, 4-7 and 12-15 in hi. With r5, g6, b5 the fields, r = 8 r5, g = 4 g6 and b = 8 b5,
@@ -377,7 +362,7 @@ __attribute__((target("avx2"))) static void gray_tile_avx2(void *context, unsign
                 if (held[r]) p = _mm256_max_epu8(p, _mm256_loadu_si256((const __m256i *)(held[r] + 4 * x)));
                 v[r] = _mm256_cvtepi32_ps(gray8888_lanes(p));
             }
-            transpose8(v, t);
+            emu_transpose8(v, t);
             for (unsigned c = 0; c < 8; c++) _mm256_store_ps(tile + 8 * (x + c), t[c]);
         }
         for (; x < w; x++)
@@ -395,8 +380,8 @@ __attribute__((target("avx2"))) static void gray_tile_avx2(void *context, unsign
                 v[r] = _mm256_cvtepi32_ps(lo);
                 v2[r] = _mm256_cvtepi32_ps(hi);
             }
-            transpose8(v, t);   /* columns 0-3, 8-11 */
-            transpose8(v2, t2); /* columns 4-7, 12-15 */
+            emu_transpose8(v, t);   /* columns 0-3, 8-11 */
+            emu_transpose8(v2, t2); /* columns 4-7, 12-15 */
             for (unsigned c = 0; c < 4; c++) {
                 _mm256_store_ps(tile + 8 * (x + c), t[c]);
                 _mm256_store_ps(tile + 8 * (x + 8 + c), t[4 + c]);

@@ -241,21 +241,11 @@ __attribute__((target("avx2"))) static void lay_out_avx2(const rows_vector *sums
                                                         float *lines) {
     unsigned dx = 0;
     for (; dx + 8 <= width; dx += 8) {
-        __m256 v[8], t[8], u[8];
+        __m256 v[8], t[8];
         for (unsigned i = 0; i < 8; i++) v[i] = _mm256_loadu_ps((const float *)&sums[dx + i]);
-        for (unsigned i = 0; i < 8; i += 2) {
-            t[i] = _mm256_unpacklo_ps(v[i], v[i + 1]);
-            t[i + 1] = _mm256_unpackhi_ps(v[i], v[i + 1]);
-        }
-        for (unsigned i = 0; i < 8; i += 4) {
-            u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-            u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-            u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-            u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-        }
+        emu_transpose8(v, t);
         for (unsigned r = 0; r < rows; r++) /* row r: lanes r of sums[dx..dx+7] */
-            _mm256_storeu_ps(lines + (size_t)r * width + dx,
-                             _mm256_permute2f128_ps(u[r % 4], u[4 + r % 4], r < 4 ? 0x20 : 0x31));
+            _mm256_storeu_ps(lines + (size_t)r * width + dx, t[r]);
     }
     lay_out_scalar(sums, dx, width, rows, lines);
 }
