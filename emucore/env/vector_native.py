@@ -35,11 +35,10 @@ class BatchStepper:
         self._lent_count = 0
         self._tables = ActionTables()
         self._batch: NativeBatch | None = None
-        self._columns: list[tuple[str, int]] = []
-        self._shape: tuple[int, ...] = ()
+        self._action_columns = 0  # the int64 columns of an env's action row
         self._queue: StepQueue | None = None  # finishes on threads what C left to Python
-        self._names: list[str] = []
-        self._positions = np.zeros(0, dtype=np.intp)
+        self._names: list[str] | None = None  # the info's variables, in info order, once an env is lent
+        self._positions = np.zeros(0, dtype=np.intp)  # and their indices in a row of the variables' array
         self._sticky = False  # an env draws for sticky frames: its draws are refilled
 
     # ---- lending ----
@@ -60,11 +59,11 @@ class BatchStepper:
                     return False
                 self._lent[index] = lent
                 self._lent_count += 1
-                if not self._columns:
+                if self._names is None:
                     assert lent.compiled.values is not None  # bound by lend
-                    self._columns = lent.compiled.values.positions()
-                    self._names = [name for name, _ in self._columns]
-                    self._positions = np.array([position for _, position in self._columns], dtype=np.intp)
+                    columns = lent.compiled.values.positions()
+                    self._names = [name for name, _ in columns]
+                    self._positions = np.array([position for _, position in columns], dtype=np.intp)
                 self._sticky = self._sticky or envs[index].preprocessing.sticky_prob > 0
         return True
 
@@ -74,10 +73,10 @@ class BatchStepper:
     def _make_batch(self) -> NativeBatch:
         vector = self._vector
         first = vector._envs[0]
-        self._shape = (batch_slots.columns(first),)
+        self._action_columns = batch_slots.columns(first)
         num_values = len(first.data.variables)
         self._batch = NativeBatch(vector._observations, vector._rewards, vector._terminations,
-                                  vector._truncations, self._shape[0], num_values, self._threads)
+                                  vector._truncations, self._action_columns, num_values, self._threads)
         return self._batch
 
     def give_back(self, index: int) -> None:
@@ -89,20 +88,15 @@ class BatchStepper:
         self._lent[index] = None
         self._lent_count -= 1
 
-    def give_back_all(self) -> None:
-        """Hands every env back to Python (none may be stepping)."""
-        for index in range(len(self._lent)):
-            self.give_back(index)
-
     # ---- stepping ----
 
     def send(self, ids: np.ndarray, actions: Any) -> bool:
         """Starts stepping the envs ``ids`` (all lent) with ``actions``, a row each; False, with nothing
         started, where the batch is not whole numbers of the space's shape (Python then steps and checks it)."""
         batch = self._batch
-        assert batch is not None  # made by lend_all
+        assert batch is not None  # made by lend
         array = np.asarray(actions)
-        if array.dtype.kind not in "biu" or array.size != len(ids) * self._shape[0] or len(array) != len(ids):
+        if array.dtype.kind not in "biu" or array.size != len(ids) * self._action_columns or len(array) != len(ids):
             return False
         if len(ids) == batch.num_envs:
             batch.actions[...] = array.reshape(len(ids), -1)
@@ -180,15 +174,14 @@ class BatchStepper:
     # ---- infos ----
 
     def _info_row(self, values: np.ndarray) -> dict:
-        row = values.tolist()
-        return {name: row[position] for name, position in self._columns}
+        return dict(zip(self._names or [], values[self._positions].tolist()))
 
     def infos(self, ids: np.ndarray, python: dict[int, dict]) -> list[dict]:
         """The info of each env ``ids``, a dict each (for adapters whose infos are a list)."""
         batch = self._batch
         assert batch is not None
-        names = [name for name, _ in self._columns]
-        picked = batch.values[ids][:, [position for _, position in self._columns]].tolist()
+        names = self._names or []
+        picked = batch.values[ids][:, self._positions].tolist()
         has = batch.has_info[ids].tolist()
         infos = [python[index] if index in python else dict(zip(names, row)) if present else {}
                  for index, row, present in zip(ids.tolist(), picked, has)]
@@ -215,7 +208,7 @@ class BatchStepper:
             columns *= present
         masks = np.broadcast_to(present, columns.shape).copy()
         merged: dict[str, np.ndarray] = {}
-        for row, name in enumerate(self._names):
+        for row, name in enumerate(self._names or []):
             merged[name] = columns[row]
             merged[f"_{name}"] = masks[row]
         return merged

@@ -44,7 +44,7 @@ class NativeBatch:
         self.draws = np.zeros((num_envs, DRAWS), dtype=np.float64)
         self.next_draw = np.full(num_envs, DRAWS, dtype=np.int64)
         self.slots = ffi.new("emu_batch_env[]", num_envs)
-        self._keep: list[Any] = []  # what the slots point to beyond these arrays, per env
+        self._keep: list[Any] = []  # the cffi pointers to the rows of these arrays
         self._env_keep: list[list[Any]] = [[] for _ in range(num_envs)]
         obs_size = int(np.prod(obs_shape))
         for index, slot in enumerate(self.slots):
