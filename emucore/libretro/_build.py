@@ -48,6 +48,7 @@ typedef struct emu_host {
     size_t ram_size;
     uint64_t python_calls;
     uint64_t memory_maps_sets;
+    int rand_imports;
     ...;
 } emu_host;
 
@@ -77,7 +78,7 @@ void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device)
 void emu_cheat_reset(emu_host *h);
 void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
 unsigned emu_get_region(emu_host *h);
-void emu_libc_srand(unsigned seed);
+void emu_host_srand(emu_host *h, unsigned seed);
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
 int emu_press(emu_host *h, unsigned port, const uint8_t *flags, size_t count, const uint16_t *table);
 int64_t emu_flags_to_mask(const uint8_t *flags, size_t count);

@@ -184,7 +184,9 @@ static int16_t input_state_cb(unsigned port, unsigned device, unsigned index, un
 
 emu_host *emu_host_new(void *userdata) {
     emu_host *h = calloc(1, sizeof *h);
-    if (h) h->userdata = userdata;
+    if (!h) return NULL;
+    h->userdata = userdata;
+    emu_rand_seed(&h->rand, 1); /* glibc's generator in a process that never seeded it */
     return h;
 }
 
@@ -204,6 +206,7 @@ int emu_host_open(emu_host *h, const char *path) {
         snprintf(h->error, sizeof h->error, "%s", why ? why : "dlopen failed");
         return -1;
     }
+    h->rand_imports = emu_rand_bind(h->dl);
     RESOLVE(retro_api_version, 1);
     RESOLVE(retro_set_environment, 1);
     RESOLVE(retro_set_video_refresh, 1);
@@ -398,4 +401,9 @@ unsigned emu_get_region(emu_host *h) {
     return r;
 }
 
-void emu_libc_srand(unsigned seed) { srand(seed); }
+void emu_host_srand(emu_host *h, unsigned seed) {
+    srand(seed);
+    emu_rand_seed(&h->rand, seed);
+}
+
+emu_rand_state *emu_current_rand(void) { return tls_host ? &tls_host->rand : NULL; }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core_rand.h"
+
 #define EMU_MAX_PORTS 4
 #define EMU_ERR_LEN 512
 
@@ -118,6 +120,10 @@ typedef struct emu_host {
      * frames run in C stop after one in which either changed (skip.c) */
     uint64_t python_calls;
     uint64_t memory_maps_sets;
+
+    /* the core's rand() and srand() (core_rand.h): this session's generator, and how many imports use it */
+    emu_rand_state rand;
+    int rand_imports;
 } emu_host;
 
 emu_host *emu_host_new(void *userdata);
@@ -155,7 +161,8 @@ void emu_cheat_reset(emu_host *h);
 void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
 unsigned emu_get_region(emu_host *h);
 
-void emu_libc_srand(unsigned seed);
+/* seeds the session's generator, and glibc's for a core whose imports could not be bound */
+void emu_host_srand(emu_host *h, unsigned seed);
 /* Sets a port's buttons from one flag byte per button (stable-retro's array form). */
 int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
 /* The bitmask of one flag byte per button, or -1 if a byte is not 0 or 1 (or count > 48). */

@@ -39,9 +39,9 @@ from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
 from emucore.libretro.structs import ControllerType, Geometry, InputDescriptor, MemoryDescriptor, SystemInfo, Timing
 
 LOG_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
-LIBC_SEED = 1  # glibc's rand() state in a process that never seeded it, as under stable-retro
+LIBC_SEED = 1  # rand()'s state in a process that never seeded it, as under stable-retro
 T = TypeVar("T")
-_LOADING = threading.Lock()  # glibc's rand() state is one per process
+_LOADING = threading.Lock()  # glibc's rand() state, for a core whose rand imports were not bound (core_rand.h)
 
 def _region(host: Any, region_id: int) -> tuple[Any, int]:
     """retro_get_memory_data and _size of one region, in one trip through the call wrapper."""
@@ -200,8 +200,8 @@ class CoreSession:
         game.path = self._game_path_c
         game.data = self._game_data_c
         game.size = len(data)
-        with _LOADING:  # the cores that draw from rand() while loading (Stella, Genesis Plus GX) draw in turn
-            lib.emu_libc_srand(LIBC_SEED)
+        with _LOADING:  # cores that draw from rand() while loading (Stella, Genesis Plus GX) start from one seed
+            lib.emu_host_srand(self._host, LIBC_SEED)
             loaded = self._call(self._load, game)
         if loaded:
             self.refresh_av_info()
