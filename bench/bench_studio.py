@@ -33,11 +33,12 @@ def main() -> None:
 
     from studio.app import resolve_game
     from studio.model.session import Session
+    from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     rom, state = resolve_game(None, None)
-    window = MainWindow(Session(rom, state))
+    window = MainWindow(Workspace(Session(rom, state)))
     window.show()
     if args.memory_tools:
         from PySide6.QtCore import QItemSelectionModel

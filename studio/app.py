@@ -69,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from studio.model.recovery import Recovery
     from studio.model.session import Session
     from studio.model.settings import Settings
+    from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -91,12 +92,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"retro-studio: {exc}", file=sys.stderr)
         return 2
     problems.extend(recovery.problems)
+    workspace = Workspace(session, settings)
     if headless:
-        return _screenshot(app, MainWindow(session, settings, persist=False), args)
+        return _screenshot(app, MainWindow(workspace, persist=False), args)
     if args.game:
         settings.add_recent(args.game)
     recovery.start()
-    window = MainWindow(session, settings, recovery=recovery, problems=problems)
+    window = MainWindow(workspace, recovery=recovery, problems=problems)
     if args.size:
         window.resize(*args.size)
     window.show()
@@ -143,11 +145,13 @@ def _restore(recovery, saved, settings, core: str | None):
 
 
 def _screenshot(app, window, args: argparse.Namespace) -> int:
+    from studio.model.commands import advance
+
     window.timer.stop()
     window.resize(*(args.size or (1280, 860)))
     window.show()
     app.processEvents()  # the default layout is laid out for the window's size
-    window.advance(args.frames)
+    advance(window.workspace, args.frames)
     app.processEvents()
     saved = window.grab().save(args.screenshot)
     window.close()

@@ -35,6 +35,7 @@ from emucore.search.state_snapshots import snapshots_of
 from studio.model import play_history
 from studio.model.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.episodes import ended_at_game_over
+from studio.model.events import Connections
 from studio.model.png import decode_png, encode_png
 from studio.model.session import Session
 from studio.model.set_aside import describe, read_owned_json, set_aside_problem
@@ -81,10 +82,11 @@ class DoneMarks:
         self._states: dict[str, bytes] = {}
         self._read_index()
         self._note_episode_folder()
-        session.on("movie", self._note_episode_folder)
+        self._connections = Connections()
+        self._connections.connect(session.events.movie, self._note_episode_folder)
 
     def close(self) -> None:
-        self.session.off("movie", self._note_episode_folder)
+        self._connections.disconnect_all()
 
     # ---- the index ----
 

@@ -20,11 +20,11 @@ from the top (``()`` is ``done`` itself).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from psygnal import Signal, SignalGroup
 
 from emucore.integration import (
     DATA_FILE,
@@ -40,6 +40,7 @@ from emucore.lua import LuaError, LuaScripts
 from emucore.scenario.evaluator import Evaluator
 from emucore.scenario.explain import DoneReason
 from emucore.scenario.loader import GameDataSources, load_game_data
+from studio.model.events import Connections
 from studio.model.integration_files import read_scenario, read_script, script_file
 from studio.model.session import Session
 
@@ -78,6 +79,13 @@ def _spec(measurement: str, default_measurement: str, op: str | None, reference:
 LOAD_FAILED = "fails when loaded (stable-retro runs on without it)"
 
 
+class ScenarioEvents(SignalGroup):
+    changed = Signal()
+    """After every edit: the document, its findings and evaluator are up to date."""
+    evaluated = Signal()
+    """The live result or its history changed (a frame was evaluated, a rewind, a new evaluator)."""
+
+
 class ScenarioDocument:
     """scenario.json of ``session.folder``: edited, saved, linted and evaluated per frame.
 
@@ -97,7 +105,8 @@ class ScenarioDocument:
         self.session = session
         self.folder = session.folder
         self.path = self.folder / SCENARIO_FILE
-        self.listeners: list[Callable[[], None]] = []
+        self.events = ScenarioEvents()
+        self._connections = Connections()
         self.data: dict[str, Any] = {}
         self.load_error = ""  # why scenario.json cannot be read: then nothing is saved over it
         self._read()
@@ -108,7 +117,6 @@ class ScenarioDocument:
         self.load_errors: dict[str, LuaError] = {}
         self.findings: list[LintFinding] = []
         self.history: deque[Sample] = deque(maxlen=HISTORY)
-        self.version = 0  # bumped whenever the history or the result changes (views poll it)
         self.reward = 0.0
         self.cumulative = 0.0
         self.done = False
@@ -120,17 +128,12 @@ class ScenarioDocument:
         self._load_scripts()
         self._relint()
         self._rebuild()
-        session.on("after_frame", self._after_frame)
-        session.on("frame", self._frame_changed)
+        self._connections.connect(session.events.after_frame, self._after_frame)
+        self._connections.connect(session.events.frame, self._frame_changed)
 
     def close(self) -> None:
         """Stops evaluating (the session keeps running)."""
-        self.session.off("after_frame", self._after_frame)
-        self.session.off("frame", self._frame_changed)
-
-    def on_change(self, callback: Callable[[], None]) -> None:
-        """``callback()`` after every edit (the document, its findings and evaluator are up to date)."""
-        self.listeners.append(callback)
+        self._connections.disconnect_all()
 
     # ---- reading ----
 
@@ -362,8 +365,7 @@ class ScenarioDocument:
             write_scenario_json(self.path, self.data)
         self._relint()
         self._rebuild()
-        for callback in list(self.listeners):
-            callback()
+        self.events.changed.emit()
 
     def _load_scripts(self) -> None:
         self.lua_sources = {}
@@ -433,7 +435,7 @@ class ScenarioDocument:
         self.reward = self.cumulative = 0.0
         self.done = False
         self.done_reasons = []
-        self.version += 1
+        self.events.evaluated.emit()
         self.refresh_variables()
         sources = GameDataSources(self.folder / DATA_FILE, self.path, variables=self.variables, scenario=self.data,
                                   scripts=self.lua_sources)
@@ -485,7 +487,7 @@ class ScenarioDocument:
         except Exception as e:  # noqa: BLE001
             self._game = None
             self.error = f"{type(e).__name__}: {e}"
-            self.version += 1
+            self.events.evaluated.emit()
             return
         self.reward = game.current_reward(0)
         self.cumulative = game.total_reward(0)
@@ -493,7 +495,7 @@ class ScenarioDocument:
         self.done_reasons = reasons
         self._last_frame = self.session.frame
         self.history.append(Sample(self.session.frame, self.reward, self.cumulative, self.done))
-        self.version += 1
+        self.events.evaluated.emit()
 
     def _frame_changed(self) -> None:
         frame = self.session.frame
@@ -517,7 +519,7 @@ class ScenarioDocument:
         except Exception as e:  # noqa: BLE001
             self._game = None
             self.error = f"{type(e).__name__}: {e}"
-        self.version += 1
+        self.events.evaluated.emit()
 
     def timeline(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Frames, cumulative rewards, and the done events (frames where done became true), for the plot."""

@@ -39,6 +39,7 @@ from emucore.fileio import MAX_JSON_BYTES, atomic_write_bytes, atomic_write_text
 from emucore.search import CandidateSet, MemorySearch, Snapshot, Step
 from emucore.search.ops import renamed_label
 from emucore.search.snapshot import Layout, layout_of
+from studio.model.events import Connections
 from studio.model.searches import SearchBook
 from studio.model.set_aside import OpenProblem, describe, set_aside_problem
 
@@ -142,6 +143,7 @@ class SearchStore:
         self._json: str | None = None  # book.json as last written or read
         self._files: set[Path] = set()  # the files book.json names
         self._failed = False
+        self._connections = Connections()
 
     @classmethod
     def attach(cls, book: SearchBook, folder: Path, report: Callable[[OpenProblem], None] | None = None
@@ -149,17 +151,14 @@ class SearchStore:
         """Loads the saved searches into ``book`` (a new, empty one) and saves it on every change."""
         store = cls(book, folder, report)
         store.load()
-        book.listeners.append(store._changed)
+        store._connections.connect(book.events.searches, store.save)
+        store._connections.connect(book.events.candidates, store.save)
+        store._connections.connect(book.events.value_text, store.save)
         return store
 
     def detach(self) -> None:
         """Stops saving the book."""
-        if self._changed in self.book.listeners:
-            self.book.listeners.remove(self._changed)
-
-    def _changed(self, event: str) -> None:
-        if event in ("searches", "candidates"):
-            self.save()
+        self._connections.disconnect_all()
 
     # ---- saving ----
 

@@ -2,8 +2,8 @@
 
 A :class:`SearchBook` holds :class:`~emucore.search.MemorySearch` objects by name, one of them
 current, and forwards the panel's commands (start, refine, undo, redo, remove) to the current
-one. Views subscribe to ``listeners``: each is called with ``"searches"`` when the list of names
-or the current one changes, and ``"candidates"`` when the current search's candidates change.
+one. Its ``events`` say when the list of names or the current one changes (``searches``) and when
+the current search's candidates change (``candidates``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from psygnal import Signal, SignalGroup
 
 from emucore.search import DEFAULT_TYPES, HistoryEntry, MemorySearch, system_types
 
@@ -65,6 +67,15 @@ def parse_value(text: str) -> int | None:
     return sign * int(text, 0)
 
 
+class SearchBookEvents(SignalGroup):
+    searches = Signal()
+    """The list of names or the current search changed."""
+    candidates = Signal()
+    """The current search's candidates changed."""
+    value_text = Signal()
+    """A search's value box was edited (its text is kept, and saved)."""
+
+
 class SearchBook:
     """The named searches of one game.
 
@@ -76,7 +87,7 @@ class SearchBook:
         self._emulator = emulator if callable(emulator) and not hasattr(emulator, "memory") else (lambda: emulator)
         self._searches: dict[str, MemorySearch] = {}
         self.current_name: str | None = None
-        self.listeners: list[Callable[[str], None]] = []
+        self.events = SearchBookEvents()
         self.value_texts: dict[str, str] = {}  # each search's own value box
 
     @property
@@ -84,9 +95,10 @@ class SearchBook:
         """The emulator searched now."""
         return self._emulator()
 
-    def _emit(self, event: str) -> None:
-        for listener in list(self.listeners):
-            listener(event)
+    def set_value_text(self, name: str, text: str) -> None:
+        """What the value box of search ``name`` holds (kept with the searches)."""
+        self.value_texts[name] = text
+        self.events.value_text.emit()
 
     # ---- names ----
 
@@ -137,8 +149,8 @@ class SearchBook:
         name = self._check_name(name)
         self._searches[name] = search
         self.current_name = name
-        self._emit("searches")
-        self._emit("candidates")
+        self.events.searches.emit()
+        self.events.candidates.emit()
         return name
 
     def rename(self, old: str, new: str) -> None:
@@ -152,7 +164,7 @@ class SearchBook:
             self.value_texts[new] = self.value_texts.pop(old)
         if self.current_name == old:
             self.current_name = new
-        self._emit("searches")
+        self.events.searches.emit()
 
     def delete(self, name: str) -> None:
         """Deletes a search; its neighbour becomes current."""
@@ -164,16 +176,16 @@ class SearchBook:
             index = names.index(name)
             rest = self.names()
             self.current_name = rest[min(index, len(rest) - 1)] if rest else None
-        self._emit("searches")
-        self._emit("candidates")
+        self.events.searches.emit()
+        self.events.candidates.emit()
 
     def select(self, name: str) -> None:
         """Makes ``name`` the current search."""
         self.get(name)
         if name != self.current_name:
             self.current_name = name
-            self._emit("searches")
-            self._emit("candidates")
+            self.events.searches.emit()
+            self.events.candidates.emit()
 
     # ---- the current search ----
 
@@ -194,27 +206,27 @@ class SearchBook:
                 self._searches[self.current_name] = MemorySearch(self.emulator, types, value=value)
             else:
                 self._searches[self.current_name].start(value)
-            self._emit("candidates")
+            self.events.candidates.emit()
         return self._search().count
 
     def refine(self, op: str, value: int | None = None, against: Any = "previous") -> int:
         """Refines the current search (see :meth:`MemorySearch.refine`); returns the count left."""
         count = self._search().refine(op, value, against=against)
-        self._emit("candidates")
+        self.events.candidates.emit()
         return count
 
     def undo(self) -> bool:
         """Undoes the current search's last step."""
         done = self.current is not None and self.current.undo()
         if done:
-            self._emit("candidates")
+            self.events.candidates.emit()
         return done
 
     def redo(self) -> bool:
         """Redoes the current search's last undone step."""
         done = self.current is not None and self.current.redo()
         if done:
-            self._emit("candidates")
+            self.events.candidates.emit()
         return done
 
     def remove(self, items: Iterable[Any] = (), *, addresses: Iterable[int] = ()) -> int:
@@ -223,7 +235,7 @@ class SearchBook:
         before = search.count
         count = search.remove(items, addresses=addresses)
         if count != before:
-            self._emit("candidates")
+            self.events.candidates.emit()
         return count
 
     def history(self) -> list[HistoryEntry]:

@@ -1,8 +1,8 @@
 """The game being played in the studio: emulator, input, speed, rewind, states and movies. No Qt.
 
 The Qt window calls :meth:`Session.tick` from its timer; a pure clock says how many frames are
-due. Everything the views show is read from here, and they are told about changes through
-``listeners`` (``frame``, ``paused``, ``movie``), so they never poke each other. Files that cannot
+due. Everything the views show is read from here, and they are told about changes through the
+signals of ``events`` (:class:`SessionEvents`), so they never poke each other. Files that cannot
 be read on open (a state, metadata.json, the workspace) are in ``problems``; the game opens anyway.
 """
 
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from psygnal import Signal, SignalGroup
 
 from emucore import Emulator
 from emucore.errors import EmucoreError
@@ -26,6 +27,7 @@ from emucore.scenario.loader import GameDataSources, load_game_data
 from emucore.systems import System
 from studio.model.clock import FrameClock
 from studio.model.episodes import EpisodeRecording, record_ending
+from studio.model.events import Connections
 from studio.model.opening import integration_folder_for, metadata_problems
 from studio.model.rewind import RewindBuffer
 from studio.model.set_aside import OpenProblem, problem_of
@@ -37,7 +39,24 @@ if TYPE_CHECKING:  # the methods that start a movie import emucore.movie; import
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
 REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
 AUDIO_QUEUE_FRAMES = 30
-EVENTS = ("frame", "paused", "movie", "after_frame", "notice", "problem")
+
+
+class SessionEvents(SignalGroup):
+    """What a session tells its views and the models built on it."""
+
+    frame = Signal()
+    """The picture or the frame number changed (once per tick, after a rewind, a load, a reset)."""
+    after_frame = Signal()
+    """After every emulated frame, not once per tick: freezes, sampling."""
+    pause_toggled = Signal()
+    """Paused or running again."""
+    speed_changed = Signal()
+    movie = Signal()
+    """A movie started or stopped recording or playing."""
+    notice = Signal(str)
+    """A line for the status bar ("loaded slot 3"), also kept in ``notice``."""
+    problem = Signal(object)
+    """A file could not be read (an OpenProblem, also appended to ``problems``); the game goes on."""
 
 
 class Session:
@@ -49,11 +68,7 @@ class Session:
         self.folder, self.created = integration_folder_for(rom)
         self.emulator = Emulator(find_rom(self.folder) or rom, core=core)
         self.name = self.folder.name
-        # "after_frame" hooks run after every emulated frame (not once per tick): freezes, sampling.
-        # "notice": ``notice`` holds a line for the status bar ("loaded slot 3").
-        # "problem": a file could not be read (``problems[-1]``); the game goes on without it.
-        self.listeners: dict[str, list[Callable[[], None]]] = {e: [] for e in EVENTS}
-        self.after_frame = self.listeners["after_frame"]
+        self.events = SessionEvents()
         self.notice = ""
         self.problems: list[OpenProblem] = metadata_problems(self.folder, state_given=state_path is not None)
         self.states = StateLibrary(self.folder, studio_data_dir() / "workspaces" / self.name, report=self.report)
@@ -67,7 +82,8 @@ class Session:
                 self.emulator.reset()
         self.start_state = self.emulator.get_state()  # what Ctrl+R goes back to: the state last loaded or made default
         self._default_name = self.states.default_state
-        self.states.listeners.append(self._default_changed)
+        self._connections = Connections()
+        self._connections.connect(self.states.events.changed, self._default_changed)
         self.clock = FrameClock(fps := self.emulator.get_screen_rate())
         self.rewind = RewindBuffer(max_states=int(rewind_seconds * fps / REWIND_EVERY))
         self.paused = False
@@ -81,29 +97,15 @@ class Session:
         self._picture: np.ndarray | None = None  # the frame drawn for a state just set, until the next frame runs
         self._draw_current_state()
 
-    # ---- observers ----
-
-    def on(self, event: str, callback: Callable[[], None]) -> None:
-        self.listeners[event].append(callback)
-
-    def off(self, event: str, callback: Callable[[], None]) -> None:
-        """Stops calling ``callback`` for ``event`` (nothing happens if it was not registered)."""
-        if callback in self.listeners[event]:
-            self.listeners[event].remove(callback)
-
-    def _emit(self, event: str) -> None:
-        for callback in self.listeners[event]:
-            callback()
-
     def report(self, problem: OpenProblem) -> None:
-        """A file that could not be read: kept in ``problems`` and told to the "problem" listeners (once)."""
+        """A file that could not be read: kept in ``problems`` and told through ``events.problem`` (once)."""
         if problem not in self.problems:
             self.problems.append(problem)
-            self._emit("problem")
+            self.events.problem.emit(problem)
 
     def _say(self, notice: str) -> None:
         self.notice = notice
-        self._emit("notice")
+        self.events.notice.emit(notice)
 
     def _draw_current_state(self, state: bytes | None = None) -> None:
         """The core draws only when it runs: one idle frame paints the state now set (``state``, when the
@@ -145,6 +147,7 @@ class Session:
         self.clock.speed = speed if speed > 0 else 1000.0
         self.clock.max_burst = 4 if speed <= 1 else 64 if speed > 0 else 512
         self.clock.restart()
+        self.events.speed_changed.emit()
 
     # ---- input ----
 
@@ -183,14 +186,13 @@ class Session:
             emulator.step()
             self._picture = None
             self.frame += 1
-            for hook in self.after_frame:
-                hook()
+            self.events.after_frame.emit()
             self.audio.append(emulator.get_audio())
             if self.episodes is not None and self.episodes.done():
                 self._next_episode("done")
             if self.frame % REWIND_EVERY == 0:
                 self.rewind.push(self.frame, emulator.get_state())
-        self._emit("frame")
+        self.events.frame.emit()
 
     def _masks_for_next_frame(self) -> list[int] | None:
         if self.player is None:
@@ -215,7 +217,7 @@ class Session:
             self.frame = frame
         if went:
             self._draw_current_state(state)
-            self._emit("frame")
+            self.events.frame.emit()
         return went
 
     def set_rewinding(self, on: bool) -> None:
@@ -226,7 +228,7 @@ class Session:
         self.paused = paused
         if not paused:
             self.clock.restart()
-        self._emit("paused")
+        self.events.pause_toggled.emit()
 
     def reset_to_start(self) -> None:
         """Back to the state the game was opened with (a new episode when recording episodes)."""
@@ -240,13 +242,13 @@ class Session:
         self.frame = 0
         self.rewind.clear()
         self._draw_current_state(self.start_state)
-        self._emit("frame")
+        self.events.frame.emit()
 
     def hard_reset(self) -> None:  # the console's reset button
         self.emulator.reset()
         self.rewind.clear()
         self._draw_current_state()
-        self._emit("frame")
+        self.events.frame.emit()
         self._say("console reset")
 
     # ---- states ----
@@ -294,7 +296,7 @@ class Session:
         self.start_state = state
         self.rewind.clear()
         self._draw_current_state(state)
-        self._emit("frame")
+        self.events.frame.emit()
         self._say(f"loaded {what}")
 
     # ---- movies ----
@@ -313,8 +315,8 @@ class Session:
         self._idle_frame()
         self.frame += 1
         self.rewind.clear()
-        self._emit("frame")
-        self._emit("movie")
+        self.events.frame.emit()
+        self.events.movie.emit()
 
     # ---- episode recording: one movie per episode, from the loaded state ----
 
@@ -358,7 +360,7 @@ class Session:
         path = recorder.close() if recorder is not None else None
         if stopped_episode and path is not None:
             record_ending(path, "stopped")
-        self._emit("movie")
+        self.events.movie.emit()
         return path
 
     def play_movie(self, path: str | os.PathLike[str]) -> None:
@@ -376,14 +378,14 @@ class Session:
         self.player = movie
         self.rewind.clear()
         self.frame = 0
-        self._emit("frame")
-        self._emit("movie")
+        self.events.frame.emit()
+        self.events.movie.emit()
 
     def stop_movie(self) -> None:
         if self.player is not None:
             self.player.close()
             self.player = None
-            self._emit("movie")
+            self.events.movie.emit()
 
     @property
     def movie_state(self) -> str:
@@ -398,6 +400,7 @@ class Session:
         return self.emulator.get_frame() if self._picture is None else self._picture
 
     def close(self) -> None:
+        self._connections.disconnect_all()
         if self.recorder is not None:
             self.stop_recording()
         self.stop_movie()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from psygnal import Signal, SignalGroup
 
 from emucore.errors import EmucoreError
 from emucore.fileio import atomic_write_bytes, atomic_write_text
@@ -45,13 +46,18 @@ class StateInfo:
     is_default: bool = False
 
 
+class StateLibraryEvents(SignalGroup):
+    changed = Signal()
+    """A state was saved, renamed, removed or made the default."""
+
+
 class StateLibrary:
     """The states of one integration folder, with a workspace folder for the studio's extras."""
 
     def __init__(self, integration: Path, workspace: Path, report: Callable[[OpenProblem], None] | None = None):
         self.folder = Path(integration)
         self.workspace = Path(workspace)
-        self.listeners: list[Callable[[], None]] = []
+        self.events = StateLibraryEvents()
         self.report = report or (lambda problem: None)  # told about each workspace file set aside
 
     # ---- bookkeeping ----
@@ -80,8 +86,7 @@ class StateLibrary:
         return self.workspace / "thumbnails" / f"{key}.png"
 
     def _notify(self) -> None:
-        for listener in self.listeners:
-            listener()
+        self.events.changed.emit()
 
     def _thumbnail(self, key: str) -> np.ndarray | None:
         path = self._thumb_path(key)

@@ -3,7 +3,7 @@
 :class:`Watch` owns the integration's ``data.json`` while the studio has it open. Every change
 (add, edit, rename, remove) is written at once through :func:`emucore.integration.dump_data_json`,
 atomically, so a crash loses nothing. Freezes re-write their value after every emulated frame
-(a ``Session.after_frame`` hook) and after rewinds and state loads. Each variable keeps a ring
+(``session.events.after_frame``) and after rewinds and state loads. Each variable keeps a ring
 buffer of ``(frame, value)`` samples, one per frame, for the plots; when the session's frame goes
 back (rewind, reset to start, a movie), samples newer than it are dropped. How each variable was
 found (:mod:`studio.model.provenance`) is kept in the workspace, in step with renames and removals.
@@ -18,16 +18,17 @@ found (:mod:`studio.model.provenance`) is kept in the workspace, in step with re
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+from psygnal import Signal, SignalGroup
 
 from emucore.datatypes import ALL_ONES, U64, InvalidTypeError, is_well_formed, parse_type
 from emucore.errors import EmulatorClosedError
 from emucore.host.memory import AddressSpace
 from emucore.integration import DATA_FILE, DataFile, IntegrationError, Variable, read_data_file, write_data_file
+from studio.model.events import Connections
 from studio.model.provenance import Provenance, ProvenanceBook
 from studio.model.sample_ring import SampleRing
 from studio.model.session import Session
@@ -50,6 +51,11 @@ class AddressFreeze:
     address: int
     type: str
     region: str | None = None
+
+
+class WatchEvents(SignalGroup):
+    changed = Signal()
+    """A variable or a freeze was added, edited, renamed or removed (not on samples)."""
 
 
 class Watch:
@@ -76,18 +82,17 @@ class Watch:
         self.provenance = ProvenanceBook(session.states.workspace, report=session.report)
         self.frozen: dict[str, int] = {}  # variable name -> value held
         self.frozen_addresses: dict[AddressFreeze, int] = {}
-        #: Called after any change to the variables or freezes (not on samples).
-        self.listeners: list[Callable[[], None]] = []
+        self.events = WatchEvents()
+        self._connections = Connections()
         self._last_frame = session.frame
         self._space: AddressSpace | None = None
         self._unmapped: set[str] = set()
-        session.on("after_frame", self._after_frame)
-        session.on("frame", self._frame_changed)
+        self._connections.connect(session.events.after_frame, self._after_frame)
+        self._connections.connect(session.events.frame, self._frame_changed)
 
     def close(self) -> None:
         """Stops freezing and sampling (the session keeps running)."""
-        self.session.off("after_frame", self._after_frame)
-        self.session.off("frame", self._frame_changed)
+        self._connections.disconnect_all()
 
     # ---- data.json ----
 
@@ -116,8 +121,7 @@ class Watch:
 
     def _changed(self) -> None:
         self._space = None  # re-check which variables are mapped
-        for callback in list(self.listeners):
-            callback()
+        self.events.changed.emit()
 
     # ---- validation ----
 

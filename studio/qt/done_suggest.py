@@ -31,6 +31,7 @@ from emucore.errors import EmucoreError
 from studio.model.done_marks import DoneMarks, Mark, rule_terms
 from studio.model.done_rule import Preview
 from studio.model.session import Session
+from studio.model.workspace import Workspace
 from studio.qt.images import qimage_from_rgb
 
 if TYPE_CHECKING:
@@ -61,21 +62,15 @@ class DoneSuggestPanel(QGroupBox):
     """Marks, suggested rules, their preview and "Accept", for the open game.
 
     Args:
-        session: The game being played.
-        doc: The scenario document (reloaded when a rule is accepted).
+        workspace: The open game: its ``done_marks``, the ``scenario`` an accepted rule is written to,
+            and the ``watch`` its new variables go through (the variables dock shows them at once).
         parent: The Qt parent.
-
-    ``watch`` may be set to the window's :class:`~studio.model.watch.Watch` so an accepted rule's
-    new variables go through it (the variables dock shows them at once).
     """
 
-    def __init__(self, session: Session, doc: ScenarioDocument | None = None, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None):
         super().__init__(parent)  # untitled: its tab says what it is
         self.setFlat(True)
-        self.session = session
-        self.doc = doc
-        self.watch: Watch | None = None
-        self.marks = DoneMarks(session)
+        self._take(workspace)
         self.rules: DoneRules = DoneRules()
         self.previews: list[Preview] = []
         self.confirming = False  # Accept was pressed once on a rule with warnings: the next press accepts
@@ -141,6 +136,28 @@ class DoneSuggestPanel(QGroupBox):
         layout.addWidget(self.preview)
         layout.addWidget(self.message)
         self._show_counts()
+
+    def _take(self, workspace: Workspace) -> None:
+        self.session: Session = workspace.session
+        self.doc: ScenarioDocument = workspace.scenario
+        self.watch: Watch = workspace.watch
+        self.marks: DoneMarks = workspace.done_marks
+
+    def bind(self, workspace: Workspace) -> None:
+        """The marks of the workspace's game (after the window opened another one)."""
+        self._take(workspace)
+        self.rules = DoneRules()
+        self.previews = []
+        self._unconfirm()
+        self.rule_list.clear()
+        self.preview.clear()
+        self.cautions.hide()
+        self.message.hide()
+        self.accept_button.setEnabled(False)
+        self._show_counts()
+
+    def unbind(self) -> None:
+        """Nothing to end: the panel listens to no model (the marks change only by its own buttons)."""
 
     # ---- commands ----
 
@@ -238,8 +255,7 @@ class DoneSuggestPanel(QGroupBox):
                 return ("Before accepting, weigh: " + "; ".join(cautions) +
                         ". Press Accept anyway to write the rule, or add the evidence and Suggest again.")
             self._unconfirm()
-            watch = self.watch if self.watch is not None and self.watch.session is self.session else None
-            accepted = self.marks.accept(rule, doc=self.doc, watch=watch)
+            accepted = self.marks.accept(rule, doc=self.doc, watch=self.watch)
             return f"accepted {rule.describe()}: {accepted.describe()}"
 
         return self._run(run)
@@ -291,10 +307,6 @@ class DoneSuggestPanel(QGroupBox):
         plays = sum(m.kind == "over" and bool(m.play) for m in marks.marks)
         self.counts.setText(f"alive marks: {marks.count('alive')}   game-over marks: {marks.count('over')} "
                             f"({plays} with the play before it)   episode movies: {len(marks.movies())}")
-
-    def closeEvent(self, event) -> None:  # noqa: N802
-        self.marks.close()
-        super().closeEvent(event)
 
 
 def mark_line(mark: Mark) -> str:

@@ -1,9 +1,10 @@
 """The keyboard as the game's controller, wherever focus is in the main window.
 
 An application event filter takes the game's keys (bindings, quick slots, rewind) before any dock
-widget sees them, so a focused button or list never swallows them. The exception is typing: while
-focus is in a text field (or another widget that sets ``takes_typing``), keys go there, and Esc
-gives them back to the game (a click on the picture does too). The game view shows which it is.
+widget sees them, so a focused button or list never swallows them, and hands them by name to the
+Qt-free :class:`~studio.model.input_router.InputRouter`. The exception is typing: while focus is in a
+text field (or another widget that sets ``takes_typing``), keys go there, and Esc gives them back to
+the game (a click on the picture does too). The game view shows which it is.
 """
 
 from __future__ import annotations
@@ -25,9 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from emucore.host.emulator import PLAYERS
-from studio.model.actions import REWIND_KEY, SLOT_KEYS
-from studio.model.session import Session
+from studio.model.input_router import InputRouter
 from studio.qt.keys import key_name
 
 _KEY_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
@@ -49,23 +48,18 @@ def takes_typing(widget: QWidget | None) -> bool:
 
 
 class GameInput(QObject):
-    """Keyboard state for the game: held keys, the players' masks, quick slots and rewind.
+    """Key events of the main window to the workspace's :class:`~studio.model.input_router.InputRouter`.
 
     Args:
         window: The main window; only key events for widgets in it are taken.
-        session: Returns the session being played (it changes when a game is opened).
-        keys: The bindings: key name -> (player, button bit).
+        router: What the game's keys go to (it holds the bindings and writes the held buttons).
         on_focus: Called with True when keys go to the game, False while the user types.
     """
 
-    def __init__(self, window: QWidget, session: Callable[[], Session], keys: dict[str, tuple[int, int]],
-                 on_focus: Callable[[bool], None]):
+    def __init__(self, window: QWidget, router: InputRouter, on_focus: Callable[[bool], None]):
         super().__init__(window)
         self.window = window
-        self.session = session
-        self.keys = keys
-        self.pressed: set[str] = set()
-        self.masks = [0] * PLAYERS
+        self.router = router
         self._on_focus: Callable[[bool], None] | None = on_focus
         self.to_game = True
         self.typed: set[int] = set()  # keys pressed into a field: their press and release are the field's
@@ -80,17 +74,6 @@ class GameInput(QObject):
             app.removeEventFilter(self)
             app.focusChanged.disconnect(self._focus_changed)
         self._on_focus = None
-
-    def set_keys(self, keys: dict[str, tuple[int, int]]) -> None:
-        """New bindings (another system, or rebound keys); held keys are released."""
-        self.keys = keys
-        self.release_all()
-
-    def release_all(self) -> None:
-        self.pressed.clear()
-        self._apply()
-        if self.session().rewinding:
-            self.session().set_rewinding(False)
 
     # ---- routing ----
 
@@ -139,7 +122,7 @@ class GameInput(QObject):
         if to_game != self.to_game:
             self.to_game = to_game
             if not to_game:
-                self.release_all()  # a key held while clicking into a field is never released to us
+                self.router.release_all()  # a key held while clicking into a field is never released to us
             if self._on_focus is not None:
                 self._on_focus(to_game)
 
@@ -153,47 +136,9 @@ class GameInput(QObject):
     def press(self, event: QKeyEvent) -> bool:
         """Acts on a game key; False (and nothing done) for other keys."""
         name = key_name(event.key())
-        if name is None:
-            return False
-        if event.isAutoRepeat():
-            return name in self.keys or name == REWIND_KEY or name in SLOT_KEYS
-        session = self.session()
-        if name == REWIND_KEY:
-            session.set_rewinding(True)
-        elif name in SLOT_KEYS:
-            slot = SLOT_KEYS.index(name) + 1
-            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-                session.save_slot(slot)
-            else:
-                session.load_slot(slot)
-        elif name in self.keys:
-            self.pressed.add(name)
-            self._apply()
-        else:
-            return False
-        return True
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        return name is not None and self.router.key_down(name, shift=shift, repeat=event.isAutoRepeat())
 
     def release(self, event: QKeyEvent) -> bool:
         name = key_name(event.key())
-        if name is None:
-            return False
-        if event.isAutoRepeat():
-            return name in self.keys or name == REWIND_KEY
-        if name == REWIND_KEY:
-            self.session().set_rewinding(False)
-        elif name in self.pressed:
-            self.pressed.discard(name)
-            self._apply()
-        else:
-            return name in self.keys or name in SLOT_KEYS
-        return True
-
-    def _apply(self) -> None:
-        masks = [0] * PLAYERS
-        for name in self.pressed:
-            player, bit = self.keys[name]
-            masks[player] |= bit
-        self.masks = masks
-        session = self.session()
-        for player, mask in enumerate(masks):
-            session.set_buttons(player, mask)
+        return name is not None and self.router.key_up(name, repeat=event.isAutoRepeat())

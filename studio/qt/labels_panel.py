@@ -15,18 +15,19 @@ from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QListWidget, QSpi
 
 from emucore.errors import EmucoreError
 from studio.model.searches import SearchBook
+from studio.model.session import Session
 from studio.model.state_labels import MODES, StateLabels
+from studio.model.workspace import Workspace
 from studio.qt.forms import box, button, line, message_label, row
 
 MESSAGE_LINES = 4
 
 
 class LabelsPanel(QWidget):
-    """The lives wizard for one session.
+    """The lives wizard for the open game.
 
     Args:
-        session: The open game.
-        book: The Search tab's searches (the comparison is added there).
+        workspace: The open game: its ``labels``, and its ``searches``, where the comparison is added.
         types: The type strings to compare with (the Search tab's choice); None: the system's.
         parent: The Qt parent.
 
@@ -36,13 +37,11 @@ class LabelsPanel(QWidget):
 
     compared = Signal(str)
 
-    def __init__(self, session: Any, book: SearchBook, types: Callable[[], tuple[str, ...]] | None = None,
+    def __init__(self, workspace: Workspace, types: Callable[[], tuple[str, ...]] | None = None,
                  parent: QWidget | None = None):
         super().__init__(parent)
-        self.session = session
-        self.book = book
-        self.types = types or book.default_types
-        self.labels = StateLabels(session, report=getattr(session, "report", None))
+        self._types = types
+        self._take(workspace)
         self.counter = line("lives", "What is counted (the new search is named after it)")
         self.counter.setText(self.labels.name)
         self.counter.editingFinished.connect(self._rename_counter)
@@ -76,6 +75,21 @@ class LabelsPanel(QWidget):
         )), 1)
         layout.addWidget(self.message)
         self.refresh()
+
+    def _take(self, workspace: Workspace) -> None:
+        self.session: Session = workspace.session
+        self.book: SearchBook = workspace.searches
+        self.labels: StateLabels = workspace.labels
+        self.types = self._types or self.book.default_types
+
+    def bind(self, workspace: Workspace) -> None:
+        """The wizard of the workspace's game (after the window opened another one)."""
+        self._take(workspace)
+        self.counter.setText(self.labels.name)
+        self.refresh()
+
+    def unbind(self) -> None:
+        """Nothing to end: the wizard listens to no model (its list changes only by its own buttons)."""
 
     def _guard(self, action: Callable[[], Any]) -> Any:
         try:

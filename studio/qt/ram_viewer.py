@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
 
 from emucore.datatypes import parse_type
 from emucore.errors import EmulatorClosedError
+from studio.model.events import Connections
 from studio.model.provenance import Provenance
-from studio.model.ram import REFRESH_HZ, Ram
-from studio.model.watch import AddressFreeze, Watch
+from studio.model.ram import REFRESH_HZ
+from studio.model.watch import AddressFreeze
+from studio.model.workspace import Workspace
 from studio.qt.hex_view import HexView
 from studio.qt.throttle import Throttle
 
@@ -39,15 +41,15 @@ class RamViewer(QWidget):
     """Shows the memory of ``watch.session``'s game.
 
     Args:
-        watch: The open integration's variables and freezes (shared with the variables panel).
+        workspace: The open game; its ``watch`` holds the variables and freezes (shared with the variables panel).
         parent: The Qt parent.
     """
 
-    def __init__(self, watch: Watch, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None):
         super().__init__(parent)
-        self.watch = watch
+        watch = self.watch = workspace.watch
         self.session = watch.session
-        self.ram = Ram(self.session.emulator)
+        self.ram = workspace.ram
         self._space = self.session.emulator.memory
         self._throttle = Throttle(self, REFRESH_HZ, self.refresh)
 
@@ -93,25 +95,23 @@ class RamViewer(QWidget):
         layout.addWidget(splitter, 1)
         self.message.hide()
         self._fill_regions()
+        self._connections = Connections()
         self._attach()
 
     # ---- session wiring ----
 
     def _attach(self) -> None:
-        self.session.on("frame", self._frame)
-        self.watch.listeners.append(self._freezes_changed)
+        self._connections.connect(self.session.events.frame, self._frame)
+        self._connections.connect(self.watch.events.changed, self._freezes_changed)
         self._freezes_changed()
 
-    def _detach(self) -> None:
-        self.session.off("frame", self._frame)
-        if self._freezes_changed in self.watch.listeners:
-            self.watch.listeners.remove(self._freezes_changed)
+    def unbind(self) -> None:
+        self._connections.disconnect_all()
 
-    def set_watch(self, watch: Watch) -> None:
-        """Shows another session's memory (after the window opened another game)."""
-        self._detach()
-        self.watch, self.session = watch, watch.session
-        self.ram = Ram(self.session.emulator)
+    def bind(self, workspace: Workspace) -> None:
+        """Shows the memory of the workspace's game (after the window opened another game)."""
+        self.watch, self.session = workspace.watch, workspace.watch.session
+        self.ram = workspace.ram
         self._space = self.session.emulator.memory
         self.hex.ram = self.ram
         self.hex.fade_frames = max(1.0, self.session.emulator.get_screen_rate())

@@ -41,8 +41,10 @@ from emucore.integration import SCENARIO_FILE, IntegrationError, LintFinding
 from emucore.operations import Operation
 from emucore.scenario.explain import reasons_text
 from emucore.scenario.model import done_key
+from studio.model.events import Connections
 from studio.model.scenario_doc import MEASUREMENTS, NodePath, ScenarioDocument
 from studio.model.session import Session
+from studio.model.workspace import Workspace
 from studio.qt.delegates import ChoiceDelegate
 from studio.qt.done_suggest import DoneSuggestPanel
 from studio.qt.problems import UnreadableBanner
@@ -167,18 +169,19 @@ class ScenarioEditor(QWidget):
     """The open integration's scenario: edit it, lint it, and watch its reward live.
 
     Args:
-        session: The game; the editor makes its own :class:`ScenarioDocument` on it
-            (``doc`` may be passed to share one).
+        workspace: The open game; its ``scenario`` is the document edited.
         parent: The Qt parent.
     """
 
     _plot_height: int | None = None  # the plot's height while the Suggest done tab takes some of it
 
-    def __init__(self, session: Session, parent: QWidget | None = None, doc: ScenarioDocument | None = None):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None):
         super().__init__(parent)
-        self.session = session
-        self.doc = doc or ScenarioDocument(session)
-        self._seen_version = -1
+        self.workspace = workspace
+        self.session: Session = workspace.session
+        self.doc: ScenarioDocument = workspace.scenario
+        self._stale = True  # the live result moved on since the readout was drawn
+        self._connections = Connections()
         self._in_tree_edit = False
         tabs = QTabWidget()
         tabs.addTab(self._reward_tab(), "Reward")
@@ -201,7 +204,7 @@ class ScenarioEditor(QWidget):
         live_layout = QVBoxLayout(live)
         live_layout.setContentsMargins(0, 0, 0, 0)
         restart = QPushButton("Restart episode")
-        restart.clicked.connect(self.doc.restart)
+        restart.clicked.connect(lambda: self.doc.restart())
         top = QHBoxLayout()
         top.addWidget(self.readout, 1)
         top.addWidget(restart)
@@ -215,15 +218,34 @@ class ScenarioEditor(QWidget):
         tabs.currentChanged.connect(self._tab_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        self.unreadable = UnreadableBanner(self.doc.reload, self.doc.replace_unreadable, "an empty scenario")
+        self.unreadable = UnreadableBanner(lambda: self.doc.reload(), lambda: self.doc.replace_unreadable(),
+                                           "an empty scenario")
         layout.addWidget(self.unreadable)  # scenario.json cannot be read: no edits until it is fixed or replaced
         layout.addWidget(splitter)
-        self.doc.on_change(self._document_changed)
+        self._connect()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.refresh)
         self.timer.start(REFRESH_MS)
         self._document_changed()
         self.refresh()
+
+    def _connect(self) -> None:
+        self._connections.connect(self.doc.events.changed, self._document_changed)
+        self._connections.connect(self.doc.events.evaluated, self._evaluated)
+
+    def bind(self, workspace: Workspace) -> None:
+        """Edits the workspace's scenario (after the window opened another game)."""
+        self.workspace, self.session, self.doc = workspace, workspace.session, workspace.scenario
+        self.terms.doc = self.doc
+        self.done_suggest.bind(workspace)
+        self._connect()
+        self._stale = True
+        self._document_changed()
+        self.refresh()
+
+    def unbind(self) -> None:
+        self._connections.disconnect_all()
+        self.done_suggest.unbind()
 
     # ---- tabs ----
 
@@ -275,7 +297,7 @@ class ScenarioEditor(QWidget):
         return tab
 
     def _suggest_tab(self) -> QWidget:
-        self.done_suggest = DoneSuggestPanel(self.session, self.doc)  # marks -> a suggested rule
+        self.done_suggest = DoneSuggestPanel(self.workspace)  # marks -> a suggested rule
         area = QScrollArea()  # below its minimum height the tab scrolls rather than squeezing boxes over each other
         area.setWidgetResizable(True)
         area.setFrameShape(QFrame.Shape.NoFrame)
@@ -584,13 +606,16 @@ class ScenarioEditor(QWidget):
 
     # ---- live ----
 
+    def _evaluated(self) -> None:
+        self._stale = True
+
     def refresh(self) -> None:
         """Readout and timeline, when the evaluation moved on (called at 10 Hz)."""
         self.doc.follow_data_json()
         doc = self.doc
-        if doc.version == self._seen_version:
+        if not self._stale:
             return
-        self._seen_version = doc.version
+        self._stale = False
         if doc.error:
             self.readout.setText(f"Evaluation stopped: {doc.error}")
         else:
@@ -611,5 +636,5 @@ class ScenarioEditor(QWidget):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.timer.stop()
-        self.doc.close()
+        self.unbind()
         super().closeEvent(event)

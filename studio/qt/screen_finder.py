@@ -30,7 +30,10 @@ from PySide6.QtWidgets import (
 from emucore.assist import ValueCandidates
 from emucore.errors import EmucoreError
 from studio.model import provisional
-from studio.model.screen_values import ScreenValueFinder, relation
+from studio.model.events import Connections
+from studio.model.scenario_doc import ScenarioDocument
+from studio.model.screen_values import relation
+from studio.model.workspace import Workspace
 from studio.qt.forms import box, button, line, message_label, row
 from studio.qt.throttle import Throttle
 
@@ -46,12 +49,11 @@ def sentence(text: str) -> str:
 
 
 class ScreenFinderPanel(QWidget):
-    """Find from screen for one session.
+    """Find from screen for the open game.
 
     Args:
-        session: The open game.
-        watch: The variables (:class:`~studio.model.watch.Watch`) a candidate is added to.
-        scenario: Gives the scenario document a reward term is added to (None: no reward option).
+        workspace: The open game: its ``screen_values`` (the checkpoints), the ``watch`` a candidate is
+            added to as a variable, and the ``scenario`` a reward term is added to.
         parent: The Qt parent.
 
     Signals:
@@ -60,15 +62,11 @@ class ScreenFinderPanel(QWidget):
 
     done_typing = Signal()
 
-    def __init__(self, session: Any, watch: Any, scenario: Callable[[], Any] | None = None,
-                 parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None):
         super().__init__(parent)
-        self.watch = watch
-        self.scenario = scenario
-        self.session = session
-        self.finder = ScreenValueFinder(session, report=getattr(session, "report", None))
         self._throttle = Throttle(self, LIVE_HZ, self.refresh_values)
-        session.on("frame", self._frame)
+        self._connections = Connections()
+        self._take(workspace)
         self.results: ValueCandidates = ValueCandidates()
         self.settled: list[str] = []  # what the last checkpoint did to provisional variables
         self.shown = line("the number on screen, e.g. 000120",
@@ -89,7 +87,6 @@ class ScreenFinderPanel(QWidget):
         self.as_reward.setChecked(True)
         self.as_reward.setToolTip("Also add a reward term (delta) on the new variable, with the screen's scale "
                                   "as the multiplier")
-        self.as_reward.setVisible(scenario is not None)
         self.message = message_label()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
@@ -111,6 +108,23 @@ class ScreenFinderPanel(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(splitter, 1)
         self.refresh()
+
+    def _take(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self.session, self.watch, self.finder = workspace.session, workspace.watch, workspace.screen_values
+        self._connections.connect(self.session.events.frame, self._frame)
+
+    def bind(self, workspace: Workspace) -> None:
+        """Finds in the workspace's game (after the window opened another one)."""
+        self._take(workspace)
+        self.settled = []
+        self.shown.clear()
+        self.refresh()
+
+    def unbind(self) -> None:
+        """Stops following the game (before it closes or another opens)."""
+        self._connections.disconnect_all()
+        self._throttle.stop()
 
     # ---- commands ----
 
@@ -142,8 +156,8 @@ class ScreenFinderPanel(QWidget):
             self._say(self.message.text() + "\n" + "\n".join(map(sentence, self.settled)))
         self.done_typing.emit()
 
-    def _scenario(self) -> Any:
-        return self.scenario() if self.scenario is not None else None
+    def _scenario(self) -> ScenarioDocument:
+        return self.workspace.scenario
 
     def remove_selected(self) -> None:
         row_index = self.checkpoints.currentRow()
@@ -228,11 +242,6 @@ class ScreenFinderPanel(QWidget):
                 item = self.table.item(index, column)
                 if item is not None:
                     item.setText("" if value is None else str(value))
-
-    def close_panel(self) -> None:
-        """Stops following the session (before the game closes or another opens)."""
-        self.session.off("frame", self._frame)
-        self._throttle.stop()
 
     def make_variable(self, index: int | None = None, name: str | None = None) -> str | None:
         """Adds a candidate (default: the selected one) as a variable; says what was done."""

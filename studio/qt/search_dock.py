@@ -2,72 +2,54 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QWidget
 
 from studio.model.provenance import Provenance
+from studio.model.workspace import Workspace
 from studio.qt.labels_panel import LabelsPanel
 from studio.qt.screen_finder import ScreenFinderPanel
 from studio.qt.search_panel import MemorySearchPanel
 
 
 class SearchDock(QTabWidget):
-    """The three ways to find a variable, over one session.
+    """The three ways to find a variable, over the open game.
 
     Args:
-        session: The open game.
-        watch: The variables a find is added to.
-        scenario: Gives the scenario document (a reward term for a found score).
-        add_variable: Called as ``add_variable(name, address, type, provenance)`` for the memory
-            search's "Make variable" (the Variables dock's slot).
-        remembered_types: system -> type list title (see :class:`MemorySearchPanel`).
+        workspace: The open game.
 
     Signals:
         screen_typed(): a number the screen shows was entered (the window gives the game the focus).
+        variable_found(str, int, str, Provenance): the memory search's "Make variable" (name, address, type,
+            how it was found), for the Variables dock to add.
     """
 
     screen_typed = Signal()
+    variable_found = Signal(str, int, str, object)
 
-    def __init__(self, session: Any, watch: Any, scenario: Callable[[], Any] | None = None,
-                 add_variable: Callable[[str, int, str, Provenance], Any] | None = None,
-                 remembered_types: dict[str, str] | None = None, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None):
         super().__init__(parent)
-        self.scenario = scenario
-        self.add_variable = add_variable
-        self.panel = MemorySearchPanel(session, remembered_types=remembered_types)
+        self.panel = MemorySearchPanel(workspace)
         self.panel.make_variable.connect(self._made_from_search)
-        self.addTab(_scrolled(self.panel), "Search")
-        self.from_screen: ScreenFinderPanel
-        self.labels: LabelsPanel
-        self._build_tabs(session, watch)
-
-    def _build_tabs(self, session: Any, watch: Any) -> None:
-        self.from_screen = ScreenFinderPanel(session, watch, self.scenario)
+        self.from_screen = ScreenFinderPanel(workspace)
         self.from_screen.setToolTip("Type the number the screen shows at a few moments: the variable that holds it")
         self.from_screen.done_typing.connect(self.screen_typed)
-        self.labels = LabelsPanel(session, self.panel.book, self.panel.chosen_types)
+        self.labels = LabelsPanel(workspace, self.panel.chosen_types)
         self.labels.compared.connect(lambda _name: self.show_page(self.panel))
-        self.insertTab(1, _scrolled(self.from_screen), "From screen")
-        self.insertTab(2, _scrolled(self.labels), "Lives")
+        self.addTab(_scrolled(self.panel), "Search")
+        self.addTab(_scrolled(self.from_screen), "From screen")
+        self.addTab(_scrolled(self.labels), "Lives")
 
-    def set_session(self, session: Any, watch: Any) -> None:
-        """Searches another game (after the window opened another one)."""
-        self.panel.set_session(session)
-        self.from_screen.close_panel()
-        for old in (self.from_screen, self.labels):
-            index = self._index_of(old)
-            holder = self.widget(index)
-            self.removeTab(index)
-            if holder is not None:
-                holder.deleteLater()
-        self._build_tabs(session, watch)
+    def bind(self, workspace: Workspace) -> None:
+        """Searches the workspace's game (after the window opened another one)."""
+        for page in (self.panel, self.from_screen, self.labels):
+            page.bind(workspace)
+
+    def unbind(self) -> None:
+        for page in (self.panel, self.from_screen, self.labels):
+            page.unbind()
 
     def _made_from_search(self, name: str, address: int, type_text: str) -> None:
-        if self.add_variable is None:
-            return
         search = self.panel.book.current
         steps = [f"{entry.label}: {entry.count:,}" for entry in self.panel.book.history()[: search.position + 1]] \
             if search is not None else []
@@ -75,7 +57,7 @@ class SearchDock(QTabWidget):
         if how == "lives wizard":
             steps = self.labels.labels.steps() + steps
         details = {"type": type_text, "search": self.panel.book.current_name or ""}
-        self.add_variable(name, address, type_text, Provenance(how, steps, details=details))
+        self.variable_found.emit(name, address, type_text, Provenance(how, steps, details=details))
 
     def _index_of(self, page: QWidget) -> int:
         return next(i for i in range(self.count()) if _page(self.widget(i)) is page)

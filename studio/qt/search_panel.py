@@ -29,8 +29,10 @@ from PySide6.QtWidgets import (
 
 from emucore.operations import AMOUNTS, VALUE_COMPARISONS, Change, Operation
 from emucore.search import OPS
-from studio.model.search_store import SearchStore
+from studio.model.events import Connections
 from studio.model.searches import TYPE_PRESETS, SearchBook, default_preset, parse_value, proposed_name, switch_hint
+from studio.model.session import Session
+from studio.model.workspace import Workspace
 from studio.qt.candidate_tree import CandidateTreeModel, CandidateViews
 from studio.qt.forms import box, button, line, message_label, row
 from studio.qt.throttle import Throttle
@@ -53,14 +55,12 @@ FAMILY_FILTERS: dict[str, frozenset[str] | None] = {
 
 
 class MemorySearchPanel(QWidget):
-    """Memory search over a session's emulator.
+    """Memory search over the open game's emulator.
 
     Args:
-        session: The open game (anything with ``emulator`` and ``on("frame", callback)``).
-        book: The searches to show (default: a new book over ``session.emulator``).
+        workspace: The open game; its ``searches`` are shown, and the type list chosen per system is
+            remembered in its settings' ``search_types`` (system -> type list title, saved with the settings).
         on_make_variable: Also called as ``on_make_variable(name, address, type)`` on "Make variable".
-        remembered_types: system -> type list title, the user's choices (updated in place; the
-            window saves it with the settings).
         parent: The Qt parent.
 
     Signals:
@@ -69,14 +69,13 @@ class MemorySearchPanel(QWidget):
 
     make_variable = Signal(str, int, str)
 
-    def __init__(self, session: Any, book: SearchBook | None = None,
-                 on_make_variable: Callable[[str, int, str], Any] | None = None,
-                 remembered_types: dict[str, str] | None = None, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, on_make_variable: Callable[[str, int, str], Any] | None = None,
+                 parent: QWidget | None = None):
         super().__init__(parent)
-        self.session = session
-        self.book = book or SearchBook(lambda: self.session.emulator)
+        self.session: Session = workspace.session
+        self.book: SearchBook = workspace.searches
         self.on_make_variable = on_make_variable
-        self.remembered_types = remembered_types if remembered_types is not None else {}
+        self.remembered_types = workspace.settings.search_types
         self._throttle = Throttle(self, REFRESH_HZ, self.refresh_values)
 
         self.names = QComboBox()
@@ -151,11 +150,8 @@ class MemorySearchPanel(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(splitter, 1)
 
-        self.book.listeners.append(self._book_changed)
-        self.search_store: SearchStore | None = None
-        self._attach()
-        self._book_changed("searches")
-        self._book_changed("candidates")
+        self._connections = Connections()
+        self.bind(workspace)
 
     # ---- session wiring ----
 
@@ -163,35 +159,19 @@ class MemorySearchPanel(QWidget):
         system = getattr(self.session.emulator, "system", None)
         return getattr(system, "name", None)
 
-    def _attach(self) -> None:
-        self.session.on("frame", self._frame)
+    def bind(self, workspace: Workspace) -> None:
+        """Searches the workspace's game (at start, and after the window opened another one)."""
+        self.session, self.book = workspace.session, workspace.searches
+        self._connections.connect(self.session.events.frame, self._frame)
+        self._connections.connect(self.book.events.searches, self._searches_changed)
+        self._connections.connect(self.book.events.candidates, self._candidates_changed)
         self.types.setCurrentText(default_preset(self._system_name(), self.remembered_types))
-        states = getattr(self.session, "states", None)  # the searches are kept in the game's workspace
-        if states is not None and not len(self.book):
-            self.search_store = SearchStore.attach(self.book, states.workspace / "searches",
-                                                   getattr(self.session, "report", None))
+        self._searches_changed()
+        self._candidates_changed()
 
-    def _detach(self) -> None:
-        self.session.off("frame", self._frame)
-        if self.search_store is not None:
-            self.search_store.detach()
-            self.search_store = None
-
-    def set_session(self, session: Any, book: SearchBook | None = None) -> None:
-        """Searches another game (after the window opened another one)."""
-        self._detach()
-        if self._book_changed in self.book.listeners:
-            self.book.listeners.remove(self._book_changed)
-        self.session = session
-        self.book = book or SearchBook(lambda: self.session.emulator)
-        self.book.listeners.append(self._book_changed)
-        self._attach()
-        self._book_changed("searches")
-        self._book_changed("candidates")
-
-    def close_panel(self) -> None:
-        """Stops listening to the session and lets go of the candidates (before the game closes)."""
-        self._detach()
+    def unbind(self) -> None:
+        """Stops listening to the game and lets go of its candidates (before it closes)."""
+        self._connections.disconnect_all()
         self._throttle.stop()
         self.model.set_search(None)
 
@@ -213,21 +193,21 @@ class MemorySearchPanel(QWidget):
 
     # ---- model events ----
 
-    def _book_changed(self, event: str) -> None:
-        """"searches": the names or the current one changed; "candidates": the current search's
-        candidates (grouping them is the costly part, done once per change)."""
-        if event == "searches":
-            self.names.blockSignals(True)
-            self.names.clear()
-            self.names.addItems(self.book.names())
-            if self.book.current_name is not None:
-                self.names.setCurrentText(self.book.current_name)
-            self.names.blockSignals(False)
-            self.value.blockSignals(True)
-            self.value.setText(self.book.value_texts.get(self.book.current_name or "", ""))
-            self.value.blockSignals(False)
-            self._title_buttons()
-            return  # the list of names: the candidates follow with their own event when they change
+    def _searches_changed(self) -> None:
+        """The names or the current one changed (the candidates follow with their own event when they change)."""
+        self.names.blockSignals(True)
+        self.names.clear()
+        self.names.addItems(self.book.names())
+        if self.book.current_name is not None:
+            self.names.setCurrentText(self.book.current_name)
+        self.names.blockSignals(False)
+        self.value.blockSignals(True)
+        self.value.setText(self.book.value_texts.get(self.book.current_name or "", ""))
+        self.value.blockSignals(False)
+        self._title_buttons()
+
+    def _candidates_changed(self) -> None:
+        """The current search's candidates changed (grouping them is the costly part, done once per change)."""
         search = self.book.current
         self._guard(lambda: self.model.set_search(search), clear=False)
         self.history.clear()
@@ -266,9 +246,7 @@ class MemorySearchPanel(QWidget):
 
     def _value_edited(self, text: str) -> None:
         if self.book.current_name is not None:
-            self.book.value_texts[self.book.current_name] = text
-            if self.search_store is not None:
-                self.search_store.save()
+            self.book.set_value_text(self.book.current_name, text)
         self._title_buttons()
 
     def _title_buttons(self) -> None:

@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.model.events import Connections
 from studio.model.session import Session
 from studio.model.states import SLOTS, StateInfo
+from studio.model.workspace import Workspace
 from studio.qt.images import qimage_from_rgb
 
 
@@ -37,11 +39,10 @@ def describe(info: StateInfo) -> str:
 
 
 class StatesPanel(QWidget):
-    """Lists the states of ``session``; acts on them only through the session."""
+    """Lists the states of the open game; acts on them only through its session."""
 
-    def __init__(self, session: Session, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None):
         super().__init__(parent)
-        self.session = session
         self.list = QListWidget()
         self.list.setIconSize(QSize(96, 72))
         self.list.itemDoubleClicked.connect(lambda _: self.load_selected())
@@ -56,13 +57,17 @@ class StatesPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.list)
         layout.addLayout(buttons)
-        session.states.listeners.append(self.refresh)
+        self._connections = Connections()
+        self.bind(workspace)
+
+    def bind(self, workspace: Workspace) -> None:
+        """Shows the states of the workspace's game (at start, and after another game was opened)."""
+        self.session: Session = workspace.session
+        self._connections.connect(self.session.states.events.changed, self.refresh)
         self.refresh()
 
-    def set_session(self, session: Session) -> None:
-        self.session = session
-        session.states.listeners.append(self.refresh)
-        self.refresh()
+    def unbind(self) -> None:
+        self._connections.disconnect_all()
 
     def refresh(self) -> None:
         self.list.clear()

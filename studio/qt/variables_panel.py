@@ -24,9 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.model.events import Connections
 from studio.model.provenance import Provenance
 from studio.model.ram import DEFAULT_TYPES, parse_number
 from studio.model.watch import Watch
+from studio.model.workspace import Workspace
 from studio.qt.delegates import ChoiceDelegate
 from studio.qt.throttle import Throttle
 from studio.qt.variable_actions import VariableActions
@@ -161,13 +163,14 @@ class VariablesPanel(QWidget):
     """The integration's variables: edit, poke, freeze and plot them.
 
     Args:
-        watch: The open integration's variables (shared with the RAM viewer).
+        workspace: The open game; its ``watch`` holds the variables (shared with the RAM viewer).
         parent: The Qt parent.
     """
 
-    def __init__(self, watch: Watch, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None):
         super().__init__(parent)
-        self.watch = watch
+        self.watch: Watch = workspace.watch
+        watch = self.watch
         self._throttle = Throttle(self, REFRESH_HZ, self.refresh)
 
         self.model = VariablesModel(watch, self.say)
@@ -235,6 +238,7 @@ class VariablesPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._rebuild_curves())
+        self._connections = Connections()
         self._attach()
         self._rebuild_curves()
         if watch.load_error:
@@ -246,19 +250,16 @@ class VariablesPanel(QWidget):
         return tuple(self.watch.session.system.types or DEFAULT_TYPES)
 
     def _attach(self) -> None:
-        self.watch.session.on("frame", self._frame)
-        self.watch.listeners.append(self._variables_changed)
+        self._connections.connect(self.watch.session.events.frame, self._frame)
+        self._connections.connect(self.watch.events.changed, self._variables_changed)
 
-    def _detach(self) -> None:
-        self.watch.session.off("frame", self._frame)
-        if self._variables_changed in self.watch.listeners:
-            self.watch.listeners.remove(self._variables_changed)
+    def unbind(self) -> None:
+        self._connections.disconnect_all()
 
-    def set_watch(self, watch: Watch) -> None:
-        """Shows another integration's variables (after the window opened another game)."""
-        self._detach()
-        self.watch = watch
-        self.model.watch = watch
+    def bind(self, workspace: Workspace) -> None:
+        """Shows the variables of the workspace's game (after the window opened another game)."""
+        self.watch = workspace.watch
+        self.model.watch = self.watch
         self._attach()
         self._variables_changed()
 

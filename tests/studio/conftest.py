@@ -30,10 +30,11 @@ def window(qtbot, demo):
 
     from studio.model.session import Session
     from studio.model.settings import Settings
+    from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow
 
     rom, state = demo
-    win = MainWindow(Session(rom, state), Settings.load())
+    win = MainWindow(Workspace(Session(rom, state), Settings.load()))
     qtbot.addWidget(win)
     win.timer.stop()
     win.show()

@@ -33,9 +33,10 @@ class Integrator:
     """The window, the game's buttons, and a count of the commands given."""
 
     def __init__(self, qtbot, rom: Path):
+        from studio.model.workspace import Workspace
         from studio.qt.main_window import MainWindow
 
-        self.window = MainWindow(Session(rom), Settings(), persist=False)
+        self.window = MainWindow(Workspace(Session(rom), Settings()), persist=False)
         self.window.timer.stop()  # the test plays the game itself
         self.window.resize(1400, 900)
         qtbot.addWidget(self.window)

@@ -19,11 +19,13 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from emucore.integration import IntegrationError
 from emucore.paths import integrations_dir
 from studio.app import main as studio_main
+from studio.model.commands import advance
 from studio.model.opening import resolve_game
 from studio.model.recovery import Recovery
 from studio.model.session import Session
 from studio.model.set_aside import set_aside
 from studio.model.settings import Settings
+from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow
 
 NOT_UTF8 = b'{"info": {"\xff\xfe": 1}}'
@@ -47,7 +49,7 @@ def nes(tmp_path) -> Path:
 
 
 def open_window(qtbot, folder: Path, settings: Settings | None = None, problems=()) -> MainWindow:
-    window = MainWindow(Session(*resolve_game(str(folder), None)), settings or Settings(), persist=False,
+    window = MainWindow(Workspace(Session(*resolve_game(str(folder), None)), settings or Settings()), persist=False,
                         problems=problems)
     window.timer.stop()  # the tests step the game themselves
     qtbot.addWidget(window)
@@ -83,7 +85,7 @@ def test_a_corrupt_data_json_opens_the_game_without_variables(qtbot, nes, conten
     problem = next(p for p in window.session.problems if p.path.name == "data.json")
     assert problem.key == key and (not key or key in text)
     assert window.watch.variables == {} and "data.json" in window.watch.load_error
-    window.advance(5)
+    advance(window.workspace, 5)
     with pytest.raises(ValueError, match="nothing was saved"):
         window.watch.add("hp", 0x10, "|u1")
     window.scenario_editor.refresh()
@@ -123,7 +125,7 @@ def test_a_corrupt_scenario_json_opens_the_game_without_a_scenario(qtbot, nes, c
     assert not editor.tabs.isEnabled()  # no edit can write over it
     with pytest.raises(IntegrationError, match="scenario.json"):
         editor.doc.set_reward_term("score", reward=1.0)
-    window.advance(5)
+    advance(window.workspace, 5)
     editor.refresh()
     window.close()
     assert (nes / "scenario.json").read_bytes() == content
@@ -153,7 +155,7 @@ def test_an_unreadable_scenario_is_reloaded_once_fixed_or_replaced_when_the_user
 def test_scenarios_of_the_wrong_shape_that_parse_do_not_break_the_editor(qtbot, nes):
     (nes / "scenario.json").write_text('{"reward": {"variables": []}, "done": {"variables": {"lives": {"op": 5}}}}')
     window = open_window(qtbot, nes)
-    window.advance(3)
+    advance(window.workspace, 3)
     window.scenario_editor.refresh()
     assert window.scenario_editor.doc.findings  # lint says what is wrong
 
@@ -164,7 +166,7 @@ def test_a_script_that_is_not_utf8_is_reported_and_left_out(qtbot, nes):
     window = open_window(qtbot, nes)
     assert str(nes / "script.lua") in notice_text(window)
     assert any(f.file == "script.lua" and f.level == "error" for f in window.scenario_editor.doc.findings)
-    window.advance(3)
+    advance(window.workspace, 3)
     assert (nes / "script.lua").read_bytes() == b"function f() return '\xff' end"
 
 
@@ -367,11 +369,14 @@ def test_a_recovery_session_whose_game_is_gone_opens_the_game_asked_for(qtbot, n
 def test_a_corrupt_regression_list_is_reported_and_not_saved_over(qtbot, nes, content, monkeypatch):
     (nes / "regression.json").write_bytes(content)
     window = open_window(qtbot, nes)
-    window._recheck_regression()  # what a scenario edit runs, debounced
+    recheck = window.workspace.recheck
+    recheck.delay = 0
+    recheck.request()  # what a scenario edit does; the window's tick polls
+    qtbot.waitUntil(lambda: recheck.poll() is not None, timeout=10000)
     assert "regression.json" in window.statusBar().currentMessage()
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
-    window.check_regression()
+    window.command("check_regression")()
     assert shown and str(nes / "regression.json") in shown[0]
     from studio.model.regression import RegressionSuite
 

@@ -267,9 +267,10 @@ def test_a_rule_from_atari_episodes_ends_a_held_out_episode_where_the_shipped_on
 
 def open_window(qtbot, folder: Path):
     from studio.model.settings import Settings
+    from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow
 
-    window = MainWindow(open_session(folder), Settings(), persist=False)
+    window = MainWindow(Workspace(open_session(folder), Settings()), persist=False)
     window.timer.stop()  # the test steps the game itself
     qtbot.addWidget(window)
     return window

@@ -42,9 +42,10 @@ def make_bare_nes(tmp_path: Path) -> Path:
 
 
 def open_window(qtbot, folder: Path):
+    from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow
 
-    window = MainWindow(Session(*resolve_game(str(folder), None)), Settings(), persist=False)
+    window = MainWindow(Workspace(Session(*resolve_game(str(folder), None)), Settings()), persist=False)
     window.timer.stop()  # the test steps the game itself
     qtbot.addWidget(window)
     window.show()

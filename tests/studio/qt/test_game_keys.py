@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLineEdit, QWidget
 
+from studio.model.commands import advance
 from studio.qt.game_input import takes_typing
 from studio.qt.main_window import MainWindow
 
@@ -25,9 +26,9 @@ def plays_b(qtbot, window: MainWindow, target: QWidget) -> int:
     """Presses B (X on the keyboard) at ``target``, runs 5 frames, releases; the score gained."""
     before = score(window)
     qtbot.keyPress(target, Qt.Key.Key_X)
-    window.advance(5)
+    advance(window.workspace, 5)
     qtbot.keyRelease(target, Qt.Key.Key_X)
-    window.advance(1)
+    advance(window.workspace, 1)
     return score(window) - before
 
 

@@ -312,10 +312,12 @@ def test_the_window_offers_the_integration_that_knows_a_new_rom(qtbot, tmp_path)
     from studio.model.opening import resolve_game
     from studio.model.session import Session
     from studio.model.settings import Settings
+    from studio.model.workspace import Workspace
     from studio.qt.known_rom_prompt import KnownRomBox
     from studio.qt.main_window import MainWindow
 
-    window = MainWindow(Session(*resolve_game(str(integrations_dir() / "StudioDemo-Genesis"), None)), Settings(),
+    demo = Session(*resolve_game(str(integrations_dir() / "StudioDemo-Genesis"), None))
+    window = MainWindow(Workspace(demo, Settings()),
                         persist=False)
     window.timer.stop()
     qtbot.addWidget(window)

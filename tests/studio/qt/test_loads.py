@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 
+from studio.model.commands import advance
 from studio.model.session import Session
 from studio.model.settings import Settings
+from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow
 
 SCORE = 0xFF0000  # the demo game's score, >u4
@@ -20,7 +22,7 @@ def picture(window: MainWindow) -> np.ndarray:
 
 def make_window(qtbot, demo) -> MainWindow:
     rom, state = demo
-    window = MainWindow(Session(rom, state), Settings.load())
+    window = MainWindow(Workspace(Session(rom, state), Settings.load()))
     qtbot.addWidget(window)
     window.timer.stop()
     window.show()
@@ -29,9 +31,9 @@ def make_window(qtbot, demo) -> MainWindow:
 
 def play(window: MainWindow, frames: int) -> None:
     window.session.set_buttons(0, 1)  # B scores
-    window.advance(frames)
+    advance(window.workspace, frames)
     window.session.set_buttons(0, 0)
-    window.advance(2)
+    advance(window.workspace, 2)
 
 
 def test_a_quick_slot_load_while_paused_repaints_the_game_and_the_ram(qtbot, demo):
@@ -59,18 +61,18 @@ def test_named_state_reset_and_movie_start_repaint_while_paused(qtbot, demo, tmp
     window.session.start_recording(tmp_path / "m.bk2")
     at_record = window.session.screen().copy()
     play(window, 20)
-    window.stop_movie()
+    window.command("stop_movie")()
     window.session.load_state("Ten")
     assert np.array_equal(picture(window), at_ten) and window.statusBar().currentMessage() == "loaded state Ten"
     play(window, 20)
-    window.reset_to_start()  # back to "Ten", the state last loaded
+    window.command("reset_to_start")()  # back to "Ten", the state last loaded
     assert np.array_equal(picture(window), at_ten)
     window.session.load_state_file(demo[1])
     assert np.array_equal(picture(window), start)
     window.session.play_movie(tmp_path / "m.bk2")
     assert np.array_equal(picture(window), at_record.reshape(at_record.shape[0], -1))
     window.session.stop_movie()
-    window.hard_reset()
+    window.command("hard_reset")()
     shown = window.session.screen()
     assert np.array_equal(picture(window), shown.reshape(shown.shape[0], -1))
     assert window.statusBar().currentMessage() == "console reset"

@@ -10,9 +10,12 @@ from PySide6.QtGui import QDropEvent
 
 from emucore.paths import integrations_dir
 from studio.app import main as studio_main
+from studio.model.commands import advance
 from studio.model.opening import OpenError, resolve_game
 from studio.model.session import Session
 from studio.model.settings import Settings
+from studio.model.workspace import Workspace
+from studio.qt import commands
 from studio.qt.main_window import MainWindow
 
 
@@ -60,23 +63,23 @@ def test_a_bad_window_size_is_a_usage_error(capsys):
 @pytest.fixture
 def window(qtbot, demo, monkeypatch):
     rom, state = demo
-    win = MainWindow(Session(rom, state), Settings.load())
+    win = MainWindow(Workspace(Session(rom, state), Settings.load()))
     qtbot.addWidget(win)
     win.timer.stop()
     win.show()
     win.shown = []
-    monkeypatch.setattr("studio.qt.main_window.QMessageBox.warning", lambda *a: win.shown.append(a[2]))
+    monkeypatch.setattr("studio.qt.commands.QMessageBox.warning", lambda *a: win.shown.append(a[2]))
     return win
 
 
 def _still_running(window, name="StudioDemo-Genesis") -> None:
     assert window.isVisible()
     assert window.session.name == name
-    window.advance(2)
+    advance(window.workspace, 2)
 
 
 def test_file_open_of_a_folder_without_rom(window, romless):
-    window.open_path(romless)
+    commands.open_path(window, romless)
     assert len(window.shown) == 1 and str(romless) in window.shown[0] and "no ROM" in window.shown[0]
     _still_running(window)
 
@@ -94,7 +97,7 @@ def test_drop_of_a_folder_without_rom(window, romless):
 def test_open_recent_on_a_moved_integration(window, tmp_path):
     moved = tmp_path / "Moved-Genesis"
     window.settings.add_recent(str(moved))
-    window._build_recent_menu()
+    commands.build_recent_menu(window)
     window.recent_menu.actions()[0].trigger()
     assert len(window.shown) == 1 and str(moved) in window.shown[0]
     _still_running(window)
@@ -112,7 +115,7 @@ def test_game_list_refuses_a_folder_without_rom(window, romless, tmp_path, qtbot
     dialog.table.selectRow(0)
     dialog.accept()
     assert dialog.chosen is None and "has no ROM here yet" in dialog.message.text()
-    window._guard(lambda: window.open_game(listed))  # what the game list runs with its choice
+    commands.guard(window, lambda: window.open_game(listed))  # what the game list runs with its choice
     assert len(window.shown) == 1 and str(listed) in window.shown[0]
     _still_running(window)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QPushButton
 
+from studio.model.commands import advance
+
 
 def test_the_lives_tabs_compare_button_stays_in_place(qtbot, window):
     window.search_dock.show()
@@ -20,7 +22,7 @@ def test_the_lives_tabs_compare_button_stays_in_place(qtbot, window):
     first = where()
     for value, frames in ((3, 10), (2, 20), (1, 30)):
         panel.value.setValue(value)
-        window.advance(frames)
+        advance(window.workspace, frames)
         panel.label_now()
         assert where() == first, panel.message.text()
     panel.message.setText("a long message " * 30)  # wraps over several lines
@@ -39,9 +41,9 @@ def test_the_done_box_lists_marks_with_thumbnails_and_six_rules_without_scrollin
     box = editor.done_suggest
     session = window.session
     for frames in (30, 60, 90):
-        window.advance(frames)
+        advance(window.workspace, frames)
         box.mark_alive()
-    window.advance(20)
+    advance(window.workspace, 20)
     box.mark_over()
     assert box.mark_list.count() == 4
     assert box.mark_list.item(3).text().startswith("game over mark at frame ")
@@ -100,7 +102,7 @@ def test_export_offers_the_check_first_and_asks_before_exporting_past_a_problem(
     score = window.session.emulator.memory
     for frames in (20, 30):
         window.session.set_buttons(0, 1)  # B adds one a frame
-        window.advance(frames)
+        advance(window.workspace, frames)
         window.session.set_buttons(0, 0)
         finder.shown.setText(str(score.read(0xFF0000, ">u4")))
         finder.shown.returnPressed.emit()

@@ -6,8 +6,10 @@ from PySide6.QtCore import Qt
 
 from studio.app import main as studio_main
 from studio.model.clock import FrameClock
+from studio.model.commands import advance
 from studio.model.opening import resolve_game
 from studio.model.session import Session
+from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow
 
 
@@ -58,11 +60,11 @@ def test_keys_drive_the_demo():
 
 def test_window_plays_with_the_keyboard(qtbot):
     rom, state = resolve_game(None, None)
-    window = MainWindow(Session(rom, state))
+    window = MainWindow(Workspace(Session(rom, state)))
     qtbot.addWidget(window)
     window.timer.stop()
     qtbot.keyPress(window, Qt.Key.Key_Right)
-    window.advance(12)
+    advance(window.workspace, 12)
     qtbot.keyRelease(window, Qt.Key.Key_Right)
     assert window.session.emulator.read(0xFF000E, ">i2") == 1
     assert "frame 12" in window.status.text()

@@ -135,10 +135,10 @@ def test_value_ranges_and_default_values():
 
 @pytest.fixture
 def panel(qtbot, nes):
-    from studio.model.watch import Watch
+    from studio.model.workspace import Workspace
     from studio.qt.variables_panel import VariablesPanel
 
-    panel = VariablesPanel(Watch(nes))
+    panel = VariablesPanel(Workspace(nes))
     qtbot.addWidget(panel)
     panel.resize(560, 600)
     panel.show()

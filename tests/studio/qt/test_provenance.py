@@ -108,9 +108,10 @@ def test_bad_entries_are_dropped_and_a_bad_picture_set_aside(session):
 
 @pytest.fixture
 def panel(qtbot, session):
+    from studio.model.workspace import Workspace
     from studio.qt.variables_panel import VariablesPanel
 
-    panel = VariablesPanel(Watch(session))
+    panel = VariablesPanel(Workspace(session))
     qtbot.addWidget(panel)
     panel.resize(560, 600)
     panel.show()

@@ -7,16 +7,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
 from emucore.host.memory import AddressSpace
+from studio.model.events import connection_count
 from studio.model.ram import hex_row
 from studio.model.session import Session
-from studio.model.watch import Watch
+from studio.model.workspace import Workspace
 from studio.qt.ram_viewer import RamViewer
 
 
 @pytest.fixture
 def viewer(qtbot, demo):
     session = Session(*demo)
-    viewer = RamViewer(Watch(session))
+    viewer = RamViewer(Workspace(session))
     qtbot.addWidget(viewer)
     viewer.resize(640, 600)
     viewer.show()
@@ -120,8 +121,10 @@ def test_refresh_is_throttled_with_a_final_refresh(qtbot, viewer):
 
 
 def test_another_game_replaces_the_session(viewer, demo):
-    old, other = viewer.session, Session(*demo)
-    viewer.set_watch(Watch(other))
-    assert viewer._frame not in old.listeners["frame"] and viewer.hex.ram.emulator is other.emulator
+    old, other = viewer.session, Workspace(Session(*demo))
+    before = connection_count(old.events)
+    viewer.unbind()
+    viewer.bind(other)
+    assert connection_count(old.events) == before - 1 and viewer.hex.ram.emulator is other.session.emulator
     assert viewer.go_to("FF0012") and viewer.regions.count() == len(viewer.ram.regions)
     other.close()

@@ -60,7 +60,7 @@ def test_live_reward_equals_the_env_step_by_step(session, demo, tmp_path):
     doc.set_time_reward(-0.01)
     inputs = [B] * 30 + [B | RIGHT] * 30 + [0] * 10
     ours = []
-    session.after_frame.append(lambda: ours.append((doc.reward, doc.done)))
+    session.events.after_frame.connect(lambda: ours.append((doc.reward, doc.done)))
     for mask in inputs:
         session.set_buttons(0, mask)
         session.advance(1)
@@ -167,14 +167,17 @@ def test_lua_syntax_error_reports_the_line(session):
 
 @pytest.fixture
 def editor(qtbot, session):
+    from studio.model.workspace import Workspace
     from studio.qt.scenario_editor import ScenarioEditor
 
-    editor = ScenarioEditor(session)
+    workspace = Workspace(session)
+    editor = ScenarioEditor(workspace)
     qtbot.addWidget(editor)
     editor.resize(640, 720)
     editor.show()
     yield editor
-    editor.doc.close()
+    editor.unbind()
+    workspace.scenario.close()
 
 
 def test_the_dock_shows_terms_and_persists_table_edits(editor):

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from emucore import Emulator
 from emucore.search import DEFAULT_TYPES
+from studio.model.events import connection_count
 from studio.model.searches import SearchBook, parse_value, proposed_name
+from studio.model.session import Session
+from studio.model.workspace import Workspace
 from studio.qt.candidate_tree import ADDRESS, PREVIOUS, TYPE, TYPES, VALUE
 from studio.qt.search_panel import MemorySearchPanel
 from tests.conftest import GENESIS_ROM, NES_ROM
@@ -16,40 +18,34 @@ from tests.conftest import GENESIS_ROM, NES_ROM
 B = 1 << 0
 
 
-class FakeSession:
-    """What the panel needs of a Session: ``emulator``, ``on``/``off("frame", ...)`` and ``listeners``."""
+class Game:
+    """A workspace on a ROM from power-on, played with a button mask held."""
 
     def __init__(self, rom=GENESIS_ROM) -> None:
-        self.emulator = Emulator(rom)
-        self.listeners: dict[str, list] = {"frame": []}
+        self.workspace = Workspace(Session(rom))
+        self.emulator = self.workspace.session.emulator
         self.advance(9)
 
-    def on(self, event: str, callback) -> None:
-        self.listeners[event].append(callback)
-
-    def off(self, event: str, callback) -> None:
-        if callback in self.listeners[event]:
-            self.listeners[event].remove(callback)
-
     def advance(self, frames: int, mask: int = 0) -> None:
-        self.emulator.set_button_mask(mask)
-        for _ in range(frames):
-            self.emulator.step()
-        for callback in self.listeners["frame"]:
-            callback()
+        self.workspace.session.set_buttons(0, mask)
+        self.workspace.session.advance(frames)
+
+    def close(self) -> None:
+        self.workspace.close()
 
 
 @pytest.fixture
 def session():
-    s = FakeSession()
-    yield s
-    s.emulator.close()
+    game = Game()
+    yield game
+    game.close()
 
 
 def test_book_names_and_events(session):
     book = SearchBook(session.emulator)
     events = []
-    book.listeners.append(events.append)
+    book.events.searches.connect(lambda: events.append("searches"))
+    book.events.candidates.connect(lambda: events.append("candidates"))
     assert book.create() == "Search 1" and book.create("Score", types=("|u1",)) == "Score"
     assert book.names() == ["Search 1", "Score"] and book.current_name == "Score"
     assert book.current.types == ("|u1",)
@@ -98,8 +94,8 @@ def listed(model) -> dict[tuple[str, str], object]:
     return found
 
 
-def make_panel(qtbot, session, **kw) -> MemorySearchPanel:
-    panel = MemorySearchPanel(session, **kw)
+def make_panel(qtbot, workspace, **kw) -> MemorySearchPanel:
+    panel = MemorySearchPanel(workspace, **kw)
     qtbot.addWidget(panel)
     panel.resize(500, 700)
     panel.show()
@@ -108,7 +104,7 @@ def make_panel(qtbot, session, **kw) -> MemorySearchPanel:
 
 def test_panel_finds_the_score(qtbot, session):
     made = []
-    panel = make_panel(qtbot, session, on_make_variable=lambda *args: made.append(args))
+    panel = make_panel(qtbot, session.workspace, on_make_variable=lambda *args: made.append(args))
     assert panel.model.rowCount() == 0 and "Start" in panel.count.text()
     assert panel.types.currentText() == "System types"  # the Genesis is not an 8-bit system
     panel.start()  # system types (Genesis: 15), unknown value: too many to group, listed flat
@@ -166,7 +162,7 @@ def test_panel_finds_the_score(qtbot, session):
 
 
 def test_panel_named_searches(qtbot, session, monkeypatch):
-    panel = make_panel(qtbot, session)
+    panel = make_panel(qtbot, session.workspace)
     panel.types.setCurrentText("1 byte")
     panel.new_search()
     panel.new_search()
@@ -195,7 +191,7 @@ def test_panel_named_searches(qtbot, session, monkeypatch):
 
 def test_virtual_table_with_a_million_rows(qtbot, session):
     """Every address x 15 types (983,040 rows), then a dense refined set: scroll to the end, read cells."""
-    panel = make_panel(qtbot, session)
+    panel = make_panel(qtbot, session.workspace)
     panel.start()
     model = panel.model
     assert model.rowCount() == 983_040
@@ -222,12 +218,11 @@ def test_virtual_table_with_a_million_rows(qtbot, session):
 
 
 def test_panel_on_a_real_session(qtbot, demo):
-    from studio.model.session import Session
-
     rom, state = demo
-    real = Session(rom, state)
+    workspace = Workspace(Session(rom, state))
+    real = workspace.session
     try:
-        panel = make_panel(qtbot, real)
+        panel = make_panel(qtbot, workspace)
         panel.start()
         real.set_buttons(0, B)
         real.advance(10)
@@ -239,19 +234,20 @@ def test_panel_on_a_real_session(qtbot, demo):
         model = panel.model
         panel.hide_zero.setChecked(False)
         assert ("0xFF0000", ">u4") in listed(model)
-        panel.close_panel()
-        assert panel._frame not in real.listeners["frame"] and model.rowCount() == 0
+        before = connection_count(real.events)
+        panel.unbind()
+        assert connection_count(real.events) == before - 1 and model.rowCount() == 0
     finally:
-        real.close()
+        workspace.close()
 
 
 def test_lives_on_the_nes_grouped_sorted_and_filtered(qtbot):
     """The noise met on a real NES game: every type searched, lives found. One row per address,
     the 1-byte type first; headers sort; a family filter; the per-system type list remembered."""
-    nes = FakeSession(NES_ROM)
+    nes = Game(NES_ROM)
     try:
-        remembered: dict[str, str] = {}
-        panel = make_panel(qtbot, nes, remembered_types=remembered)
+        remembered = nes.workspace.settings.search_types
+        panel = make_panel(qtbot, nes.workspace)
         assert panel.types.currentText() == "1 byte"  # an 8-bit system starts with 1-byte types
         panel.types.setCurrentText("All 44 types")
         panel.types.activated.emit(panel.types.currentIndex())
@@ -286,7 +282,8 @@ def test_lives_on_the_nes_grouped_sorted_and_filtered(qtbot):
         panel.value.setText("70000")
         panel.refine("equal")
         assert "Try \"2 bytes\"" in panel.message.text()
-        panel.set_session(nes)
+        panel.unbind()
+        panel.bind(nes.workspace)
         assert panel.types.currentText() == "All 44 types"  # the choice for this system, remembered
     finally:
-        nes.emulator.close()
+        nes.close()

@@ -268,36 +268,24 @@ def test_restore_checks_the_layout(genesis):
         nes.close()
 
 
-class PanelSession:
-    """What the search dock needs of a Session: ``emulator`` and ``on``/``off("frame", ...)``."""
-
-    def __init__(self, emulator: Emulator) -> None:
-        self.emulator = emulator
-
-    def on(self, event: str, callback) -> None:
-        pass
-
-    def off(self, event: str, callback) -> None:
-        pass
-
-
 def test_the_dock_shows_the_saved_searches(qtbot, genesis, tmp_path):
+    from studio.model.session import Session
+    from studio.model.workspace import Workspace
     from studio.qt.search_panel import MemorySearchPanel
 
-    folder = tmp_path / "searches"
-    state = saved(genesis, folder)
-    emulator = Emulator(GENESIS_ROM)
+    session = Session(GENESIS_ROM)
+    folder = session.states.workspace / "searches"  # where the workspace keeps the game's searches
+    session.emulator.set_state(saved(genesis, folder))
+    workspace = Workspace(session)
     try:
-        emulator.set_state(state)
-        panel = MemorySearchPanel(PanelSession(emulator))
+        panel = MemorySearchPanel(workspace)
         qtbot.addWidget(panel)
-        reports = []
-        SearchStore.attach(panel.book, folder, reports.append)  # the line the dock's constructor calls
-        assert reports == [] and [panel.names.itemText(i) for i in range(panel.names.count())] == ["Score", "Lives"]
+        assert session.problems == []
+        assert [panel.names.itemText(i) for i in range(panel.names.count())] == ["Score", "Lives"]
         assert panel.names.currentText() == "Score" and panel.value.text() == "1127"
         assert panel.history.count() == 5 and panel.history.currentRow() == 3 and panel.redo_button.isEnabled()
         panel.value.setText("1200")
         panel.book.undo()  # any change saves, the value box's text with it
         assert json.loads((folder / "book.json").read_text())["searches"][0]["value_text"] == "1200"
     finally:
-        emulator.close()
+        workspace.close()

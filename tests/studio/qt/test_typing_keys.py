@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
+from studio.model.commands import advance
 from studio.qt.game_input import takes_typing
 from tests.studio.qt.test_game_keys import plays_b, score
 
@@ -27,14 +28,14 @@ def test_enter_that_confirms_a_checkpoint_never_reaches_the_game(qtbot, window):
     assert not window.view.keys_to_game  # the bar: keys go to the field
     qtbot.keyClicks(finder.shown, str(score(window)))
     held = []
-    window.session.after_frame.append(lambda: held.append(window.session.held[0]))
+    window.session.events.after_frame.connect(lambda: held.append(window.session.held[0]))
     qtbot.keyPress(finder.shown, Qt.Key.Key_Return)
     assert len(finder.finder.checkpoints) == 1  # the value was taken
     assert QApplication.focusWidget() is not finder.shown and window.view.keys_to_game
     assert window.session.held[0] & start_bit(window) == 0
-    window.advance(3)
+    advance(window.workspace, 3)
     qtbot.keyRelease(QApplication.focusWidget() or window, Qt.Key.Key_Return)
-    window.advance(2)
+    advance(window.workspace, 2)
     assert held and not any(mask & start_bit(window) for mask in held)
     assert plays_b(qtbot, window, QApplication.focusWidget() or window) == 5  # and the game has the keys
 
@@ -51,7 +52,7 @@ def test_after_a_dialog_the_keys_are_the_games_without_a_click(qtbot, window):
 
     QTimer.singleShot(100, answer)
     frame = window.session.frame
-    window.advance_n()  # Emulation > Advance N frames: a dialog, confirmed with Enter
+    window.command("advance_n")()  # Emulation > Advance N frames: a dialog, confirmed with Enter
     assert window.session.frame > frame
     qtbot.waitUntil(lambda: not takes_typing(QApplication.focusWidget()), timeout=2000)
     assert window.view.keys_to_game

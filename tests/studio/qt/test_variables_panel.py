@@ -8,15 +8,16 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
+from studio.model.events import connection_count
 from studio.model.session import Session
-from studio.model.watch import Watch
+from studio.model.workspace import Workspace
 from studio.qt.variables_panel import ADDRESS, FREEZE, MASK, NAME, TYPE, VALUE, VariablesPanel
 
 
 @pytest.fixture
 def panel(qtbot, demo):
     session = Session(*demo)
-    panel = VariablesPanel(Watch(session))
+    panel = VariablesPanel(Workspace(session))
     qtbot.addWidget(panel)
     panel.resize(520, 600)
     panel.show()
@@ -115,9 +116,11 @@ def test_the_plot_has_curves_that_follow_rewinds(panel):
 
 
 def test_another_game_replaces_the_watch(panel, demo):
-    old, other = panel.watch, Watch(Session(*demo))
-    panel.set_watch(other)
-    assert panel._frame not in old.session.listeners["frame"] and panel._variables_changed not in old.listeners
-    other.add("new", 0xFF0040, "|u1")
+    old, other = panel.watch, Workspace(Session(*demo))
+    before = connection_count(old.events), connection_count(old.session.events)
+    panel.unbind()
+    panel.bind(other)
+    assert (connection_count(old.events), connection_count(old.session.events)) == (before[0] - 1, before[1] - 1)
+    other.watch.add("new", 0xFF0040, "|u1")
     assert "new" in panel.model.names
-    other.session.close()
+    other.close()

@@ -6,14 +6,17 @@ from PySide6.QtCore import Qt
 
 from emucore.paths import integrations_dir
 from studio.model.actions import ACTIONS
+from studio.model.commands import advance
 from studio.model.session import Session
 from studio.model.settings import Settings
+from studio.model.workspace import Workspace
+from studio.qt import commands
 from studio.qt.main_window import MainWindow
 
 
 def make_window(qtbot, demo) -> MainWindow:
     rom, state = demo
-    window = MainWindow(Session(rom, state), Settings.load())
+    window = MainWindow(Workspace(Session(rom, state), Settings.load()))
     qtbot.addWidget(window)
     window.timer.stop()  # the tests drive frames themselves
     return window
@@ -32,12 +35,12 @@ def test_every_action_is_in_a_menu(qtbot, demo):
 def test_keyboard_play_and_quick_slots(qtbot, demo):
     window = make_window(qtbot, demo)
     qtbot.keyPress(window, Qt.Key.Key_X)  # Genesis B
-    window.advance(10)
+    advance(window.workspace, 10)
     qtbot.keyRelease(window, Qt.Key.Key_X)
     assert score(window) == 10
     qtbot.keyPress(window, Qt.Key.Key_F2, Qt.KeyboardModifier.ShiftModifier)
     qtbot.keyPress(window, Qt.Key.Key_X)
-    window.advance(5)
+    advance(window.workspace, 5)
     qtbot.keyRelease(window, Qt.Key.Key_X)
     assert score(window) == 15
     qtbot.keyPress(window, Qt.Key.Key_F2)
@@ -59,9 +62,9 @@ def test_rewind_key(qtbot, demo):
 def test_record_and_stop_a_movie(qtbot, demo, tmp_path):
     window = make_window(qtbot, demo)
     window.session.start_recording(tmp_path / "m.bk2")
-    window.advance(20)
+    advance(window.workspace, 20)
     assert "recording" in window.status.text()
-    window.stop_movie()
+    window.command("stop_movie")()
     assert (tmp_path / "m.bk2").exists() and "recording" not in window.status.text()
 
 
@@ -82,10 +85,10 @@ def test_a_corrupt_state_file_is_a_message_not_a_crash(qtbot, demo, tmp_path, mo
     bad = tmp_path / "bad.state"
     bad.write_bytes(b"not gzip")
     shown = []
-    monkeypatch.setattr("studio.qt.main_window.QMessageBox.warning", lambda *a: shown.append(a[2]))
-    window.open_path(bad)
+    monkeypatch.setattr("studio.qt.commands.QMessageBox.warning", lambda *a: shown.append(a[2]))
+    commands.open_path(window, bad)
     assert shown and "bad.state" in shown[0]
-    window.open_path(tmp_path / "game.unknownext")
+    commands.open_path(window, tmp_path / "game.unknownext")
     assert len(shown) == 2 and "unknownext" in shown[1]
 
 
@@ -127,7 +130,7 @@ def test_opening_another_game_replaces_the_session(qtbot, demo):
     window.open_game(integrations_dir() / "StudioDemo-Nes")
     assert window.session.system.name == "Nes" and "StudioDemo-Nes" in window.windowTitle()
     assert window.recent_menu.actions()[0].text().endswith("StudioDemo-Nes")
-    window.advance(3)
+    advance(window.workspace, 3)
     assert window.session.frame == 3
 
 
@@ -145,9 +148,11 @@ def test_a_scenario_edit_rechecks_the_attached_movies(qtbot, demo):
         session.advance(1)
     session.stop_recording()
     RegressionSuite(session.folder).attach(movie)
+    recheck = window.workspace.recheck
     window.scenario_editor.doc.set_reward_term("score", reward=3.0)
-    qtbot.waitUntil(lambda: hasattr(window, "last_regression"), timeout=5000)
-    assert [o.changed for o in window.last_regression] == [True]
+    assert recheck.busy and recheck.poll() is None  # due after a pause in the edits, then on its own thread
+    qtbot.waitUntil(lambda: recheck.poll() is not None, timeout=10000)  # what the window's tick calls
+    assert [o.changed for o in recheck.last.outcomes] == [True]
     assert "changed: take.bk2" in window.statusBar().currentMessage()
 
 
@@ -167,6 +172,6 @@ def test_check_regression_says_why_done_fired(qtbot, demo, monkeypatch):
     RegressionSuite(session.folder).attach(movie)
     window.scenario_editor.doc.set_done_test((), "frame", op="greater-than", reference=50)
     shown: list[str] = []
-    monkeypatch.setattr("studio.qt.main_window.QMessageBox.information", lambda *a: shown.append(a[2]))
-    window.check_regression()
+    monkeypatch.setattr("studio.qt.commands.QMessageBox.information", lambda *a: shown.append(a[2]))
+    window.command("check_regression")()
     assert len(shown) == 1 and "CHANGED" in shown[0] and "because frame > 50 (is 51)" in shown[0]

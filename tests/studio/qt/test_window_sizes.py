@@ -8,8 +8,10 @@ import pytest
 from PySide6.QtGui import QImage
 
 from studio.app import main as studio_main
+from studio.model.commands import advance
 from studio.model.session import Session
 from studio.model.settings import Settings, config_dir
+from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow
 
 SIZES = [(640, 480), (700, 500), (1280, 860), (1600, 1000)]
@@ -26,14 +28,14 @@ def session(request, demo, ale_rom):
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_picture_is_whole_and_in_aspect(qtbot, session, size):
-    window = MainWindow(session, Settings(), persist=False)
+    window = MainWindow(Workspace(session, Settings()), persist=False)
     qtbot.addWidget(window)
     window.timer.stop()
     window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
     qtbot.wait(20)  # the default layout is applied once the window is shown at its size
-    window.advance(5)
+    advance(window.workspace, 5)
     assert (window.width(), window.height()) == size
     view = window.view
     target = view.target_rect()
@@ -45,7 +47,7 @@ def test_the_picture_is_whole_and_in_aspect(qtbot, session, size):
 
 
 def test_small_windows_are_allowed(qtbot, demo):
-    window = MainWindow(Session(*demo), Settings(), persist=False)
+    window = MainWindow(Workspace(Session(*demo), Settings()), persist=False)
     qtbot.addWidget(window)
     window.show()
     hint = window.minimumSizeHint()
@@ -53,7 +55,7 @@ def test_small_windows_are_allowed(qtbot, demo):
 
 
 def test_the_readout_is_collapsed_by_default_and_opens(qtbot, demo):
-    window = MainWindow(Session(*demo), Settings(), persist=False)
+    window = MainWindow(Workspace(Session(*demo), Settings()), persist=False)
     qtbot.addWidget(window)
     window.show()
     viewer = window.ram_viewer
