@@ -32,7 +32,7 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     from studio.app import resolve_game
-    from studio.model.session import Session
+    from studio.model.play.session import Session
     from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow
 

@@ -66,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     _quiet_qt_messages()
 
-    from studio.model.recovery import Recovery
-    from studio.model.session import Session
+    from studio.model.play.recovery import Recovery
+    from studio.model.play.session import Session
     from studio.model.settings import Settings
     from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow
@@ -125,7 +125,7 @@ def _restore(recovery, saved, settings, core: str | None):
 
     A saved state that cannot be read or loaded is set aside: the game then opens at its usual start.
     """
-    from studio.model.session import Session
+    from studio.model.play.session import Session
 
     try:
         rom, state = resolve_game(saved.game, None)

@@ -20,7 +20,7 @@ Lengths are in steps; a step is ``frames_per_step`` frames and a second ``fps`` 
   nonzero step rewards (over every episode; at least :data:`SPIKE_MIN_REWARDED` of them). Only a
   positive step counts: a large penalty (a death) is a common design;
 * ``implausible return`` - an episode returned more than the score checkpoints typed in Find from
-  screen and the reward terms make plausible (:mod:`studio.model.plausibility`; not checked
+  screen and the reward terms make plausible (:mod:`studio.model.search.plausibility`; not checked
   without checkpoints, when only a spike can show a runaway reward);
 * ``reward farming`` - within some window of :data:`FARM_WINDOW` steps (or the whole episode
   when shorter, at least :data:`FARM_MIN_WINDOW`), at least :data:`FARM_REWARDED` of the steps
@@ -41,7 +41,7 @@ import numpy as np
 
 from emucore.rollout import EpisodeResult
 from emucore.rollout.episode import MAX_STEPS, STOPPED, TRUNCATED
-from studio.model.plausibility import PLAUSIBLE_FACTOR, Plausibility
+from studio.model.search.plausibility import PLAUSIBLE_FACTOR, Plausibility
 
 DEFAULT_FPS = 60.0
 EARLY_SECONDS = 3.0

@@ -12,7 +12,7 @@ episode's start state; only the best one (highest return) is kept, as bytes, in 
 
 Flags (heuristics) are :mod:`studio.model.agent_flags`': the step budget, done on the first step
 or early, reward always zero, spikes, returns beyond what the score typed in Find from screen makes
-plausible (:mod:`studio.model.plausibility`, read from the studio's workspace for the game) and
+plausible (:mod:`studio.model.search.plausibility`, read from the studio's workspace for the game) and
 reward farming. The report also lists the checks that passed and sums the run up in one line
 (:func:`~studio.model.sanity_agent.run_summary`). The "Sanity" agent
 (:class:`~studio.model.sanity_agent.SanityAgent`) plays random buttons but START and SELECT.
@@ -50,9 +50,9 @@ from studio.model.agent_flags import (
     farming_window,
     scenario_flags,
 )
-from studio.model.plausibility import Plausibility, find_plausibility
 from studio.model.run_log import RunLog
 from studio.model.sanity_agent import SanityAgent, run_summary
+from studio.model.search.plausibility import Plausibility, find_plausibility
 
 __all__ = [
     "AGENTS", "Agent", "BruteAgent", "EpisodeResult", "Flag", "IdleAgent", "MovieAgent", "Plausibility",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from studio.model.session import SPEEDS
+from studio.model.play.session import SPEEDS
 from studio.model.workspace import Workspace
 
 UNBOUNDED = 0.0

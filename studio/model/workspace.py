@@ -19,21 +19,21 @@ from pathlib import Path
 
 from psygnal import Signal, SignalGroup
 
-from studio.model.bindings import key_map
-from studio.model.done_marks import DoneMarks
 from studio.model.events import Connections
-from studio.model.input_router import InputRouter
 from studio.model.opening import resolve_game
-from studio.model.ram import Ram
-from studio.model.regression_recheck import RegressionRecheck
-from studio.model.scenario_doc import ScenarioDocument
-from studio.model.screen_values import ScreenValueFinder
-from studio.model.search_store import SearchStore
-from studio.model.searches import SearchBook
-from studio.model.session import Session
+from studio.model.play.bindings import key_map
+from studio.model.play.input_router import InputRouter
+from studio.model.play.session import Session
+from studio.model.scenario.done_marks import DoneMarks
+from studio.model.scenario.regression_recheck import RegressionRecheck
+from studio.model.scenario.scenario_doc import ScenarioDocument
+from studio.model.search.screen_values import ScreenValueFinder
+from studio.model.search.search_book import SearchBook
+from studio.model.search.search_book_store import SearchStore
+from studio.model.search.state_labels import StateLabels
 from studio.model.settings import Settings
-from studio.model.state_labels import StateLabels
-from studio.model.watch import Watch
+from studio.model.variables.ram import Ram
+from studio.model.variables.watch import Watch
 
 
 class WorkspaceEvents(SignalGroup):

@@ -50,7 +50,7 @@ from studio.model.agents import (
     sb3_available,
 )
 from studio.model.run_log import run_log_folder, tensorboard_available
-from studio.qt.game_view import GameView
+from studio.qt.play.session_view import GameView
 
 REFRESH_MS = 66  # ~15 Hz
 

@@ -18,7 +18,7 @@ from emucore.errors import EmucoreError
 from emucore.integration import STATE_SUFFIX
 from studio.model import commands as workspace_commands
 from studio.model.actions import ACTIONS, REWIND_KEY
-from studio.model.bindings import key_map
+from studio.model.play.bindings import key_map
 
 if TYPE_CHECKING:
     from studio.qt.main_window import MainWindow
@@ -80,7 +80,7 @@ def offer_known_integration(window: MainWindow) -> None:
 
 def export_dialog(window: MainWindow) -> None:
     from studio.model.export import export_integration
-    from studio.qt.check_dialog import offer_check_before_export
+    from studio.qt.scenario.integration_check_dialog import offer_check_before_export
 
     if not offer_check_before_export(window):
         return
@@ -118,7 +118,7 @@ def save_named_state(window: MainWindow) -> None:
 
 
 def show_controls(window: MainWindow) -> None:
-    from studio.qt.controls_dialog import ControlsDialog
+    from studio.qt.play.bindings_dialog import ControlsDialog
 
     session = window.session
     if ControlsDialog(session.system, window.settings, window).exec():
@@ -180,7 +180,7 @@ def choose_volume(window: MainWindow) -> None:
 # ---- tools ----
 
 def check_integration(window: MainWindow) -> None:
-    from studio.qt.check_dialog import CheckDialog, run_check
+    from studio.qt.scenario.integration_check_dialog import CheckDialog, run_check
 
     def check() -> None:
         window.session.set_paused(True)
@@ -198,7 +198,7 @@ def run_agent(window: MainWindow) -> None:
 
 
 def attach_regression_movie(window: MainWindow) -> None:
-    from studio.model.regression import RegressionSuite
+    from studio.model.scenario.regression import RegressionSuite
 
     folder = window.session.folder
     path, _ = QFileDialog.getOpenFileName(window, "Attach a movie", str(folder), "Movies (*.bk2)")
@@ -213,7 +213,7 @@ def attach_regression_movie(window: MainWindow) -> None:
 
 def check_regression(window: MainWindow) -> None:
     from emucore.scenario.explain import reasons_text
-    from studio.model.regression import RegressionSuite
+    from studio.model.scenario.regression import RegressionSuite
 
     def check() -> None:
         outcomes = RegressionSuite(window.session.folder).check()

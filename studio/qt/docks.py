@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWi
 
 from studio.model.events import Connections
 from studio.model.workspace import Workspace
-from studio.qt.ram_viewer import RamViewer
-from studio.qt.scenario_editor import ScenarioEditor
-from studio.qt.search_dock import SearchDock
-from studio.qt.states_panel import StatesPanel
-from studio.qt.variables_panel import VariablesPanel
+from studio.qt.play.states_panel import StatesPanel
+from studio.qt.scenario.scenario_doc_editor import ScenarioEditor
+from studio.qt.search.search_dock import SearchDock
+from studio.qt.variables.ram_viewer import RamViewer
+from studio.qt.variables.watch_panel import VariablesPanel
 
 P = TypeVar("P", bound=QWidget)
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea

@@ -15,24 +15,24 @@ from PySide6.QtWidgets import QDialog, QLabel, QMainWindow
 from studio.model.actions import ACTIONS
 from studio.model.commands import COMMANDS
 from studio.model.events import Connections
-from studio.model.gamepad import GamepadPoller
-from studio.model.recovery import Recovery
-from studio.model.regression_recheck import Recheck
-from studio.model.session import Session
+from studio.model.play.gamepad import GamepadPoller
+from studio.model.play.recovery import Recovery
+from studio.model.play.session import Session
+from studio.model.scenario.regression_recheck import Recheck
 from studio.model.set_aside import OpenProblem
-from studio.model.watch import Watch
+from studio.model.variables.watch import Watch
 from studio.model.workspace import Workspace
 from studio.qt import commands
-from studio.qt.audio import AudioOutput
 from studio.qt.docks import Docks
-from studio.qt.game_input import GameInput
-from studio.qt.game_view import GameView
+from studio.qt.play.audio_buffer_output import AudioOutput
+from studio.qt.play.input_router_keys import GameInput
+from studio.qt.play.session_view import GameView
+from studio.qt.play.states_panel import StatesPanel
 from studio.qt.problems import ProblemNotice
-from studio.qt.ram_viewer import RamViewer
-from studio.qt.scenario_editor import ScenarioEditor
-from studio.qt.search_dock import SearchDock
-from studio.qt.states_panel import StatesPanel
-from studio.qt.variables_panel import VariablesPanel
+from studio.qt.scenario.scenario_doc_editor import ScenarioEditor
+from studio.qt.search.search_dock import SearchDock
+from studio.qt.variables.ram_viewer import RamViewer
+from studio.qt.variables.watch_panel import VariablesPanel
 
 TICK_MS = 4
 

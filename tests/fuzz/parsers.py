@@ -121,11 +121,13 @@ FM2_SEED = (b"version 3\nemuVersion 22020\nrerecordCount 0\npalFlag 0\nromFilena
             + b"|0|R.......|||\n|0|.L..T...|||\n|0|........|||\n" * 20)
 
 STUDIO_FILES = {
-    "settings.json": "studio/model/settings.py", "session.json": "studio/model/recovery.py",
-    "states.json": "studio/model/states.py", "labels.json": "studio/model/state_labels.py",
-    "provenance.json": "studio/model/provenance.py", "screen_values.json": "studio/model/screen_values.py",
-    "done_marks/index.json": "studio/model/done_marks.py", "searches/book.json": "studio/model/search_store.py",
-    "regression.json": "studio/model/regression.py", "episodes/episodes.json": "studio/model/episodes.py",
+    "settings.json": "studio/model/settings.py", "session.json": "studio/model/play/recovery.py",
+    "states.json": "studio/model/play/states.py", "labels.json": "studio/model/search/state_labels.py",
+    "provenance.json": "studio/model/variables/provenance.py",
+    "screen_values.json": "studio/model/search/screen_values.py",
+    "done_marks/index.json": "studio/model/scenario/done_marks.py",
+    "searches/book.json": "studio/model/search/search_book_store.py",
+    "regression.json": "studio/model/scenario/regression.py", "episodes/episodes.json": "studio/model/play/episodes.py",
 }
 
 

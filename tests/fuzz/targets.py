@@ -137,18 +137,18 @@ def _studio(payload: dict) -> None:
     """The demo opened in the studio's models with a mutated workspace, settings or recovery file."""
     os.environ["RETRO_STUDIO_DATA"] = str(SCRATCH / "studio-data")
     os.environ["RETRO_STUDIO_CONFIG"] = str(SCRATCH / "studio-config")
-    from studio.model.done_marks import DoneMarks
-    from studio.model.episodes import ending_of
-    from studio.model.plausibility import find_plausibility
-    from studio.model.provenance import ProvenanceBook
-    from studio.model.recovery import Recovery
-    from studio.model.regression import RegressionSuite
-    from studio.model.screen_values import ScreenValueFinder
-    from studio.model.search_store import SearchStore
-    from studio.model.searches import SearchBook
-    from studio.model.session import Session
+    from studio.model.play.episodes import ending_of
+    from studio.model.play.recovery import Recovery
+    from studio.model.play.session import Session
+    from studio.model.scenario.done_marks import DoneMarks
+    from studio.model.scenario.regression import RegressionSuite
+    from studio.model.search.plausibility import find_plausibility
+    from studio.model.search.screen_values import ScreenValueFinder
+    from studio.model.search.search_book import SearchBook
+    from studio.model.search.search_book_store import SearchStore
+    from studio.model.search.state_labels import StateLabels
     from studio.model.settings import Settings
-    from studio.model.state_labels import StateLabels
+    from studio.model.variables.provenance import ProvenanceBook
 
     for folder in ("studio-data", "studio-config"):
         shutil.rmtree(SCRATCH / folder, ignore_errors=True)

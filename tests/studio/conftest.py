@@ -28,7 +28,7 @@ def window(qtbot, demo):
     """The Genesis demo in the main window, shown and active; the test steps the game itself."""
     from PySide6.QtWidgets import QApplication
 
-    from studio.model.session import Session
+    from studio.model.play.session import Session
     from studio.model.settings import Settings
     from studio.model.workspace import Workspace
     from studio.qt.main_window import MainWindow

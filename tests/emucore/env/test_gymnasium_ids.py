@@ -34,7 +34,7 @@ def test_make_in_a_fresh_interpreter(game, shape):
 
 
 def test_studio_integrations_are_ids_in_a_fresh_interpreter(tmp_path, ale_rom, monkeypatch):
-    from studio.model.session import Session
+    from studio.model.play.session import Session
 
     data = tmp_path / "studio-data"
     monkeypatch.setenv("RETRO_STUDIO_DATA", str(data))

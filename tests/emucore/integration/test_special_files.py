@@ -127,7 +127,7 @@ def test_a_killed_write_leaves_a_temp_file_that_the_next_write_of_the_target_rem
 
 
 def test_the_studio_sweeps_its_data_folder_at_start(tmp_path):
-    from studio.model.recovery import Recovery
+    from studio.model.play.recovery import Recovery
 
     left = tmp_path / ".session.json.abc123.tmp"
     left.write_bytes(b"half")

@@ -14,8 +14,8 @@ from studio.model.agent_flags import (
     checks_skipped,
     scenario_flags,
 )
-from studio.model.plausibility import Plausibility, plausibility_of
 from studio.model.sanity_agent import run_summary
+from studio.model.search.plausibility import Plausibility, plausibility_of
 
 LIVES_0 = "lives == 0 (is 0)"
 SCORE = {"reward": {"variables": {"score": {"reward": 1.0}}}}

@@ -9,7 +9,7 @@ import pytest
 
 import emucore
 from studio.model.export import export_integration
-from studio.model.session import Session
+from studio.model.play.session import Session
 
 
 def test_export_then_load_in_emucore_and_stable_retro(demo, tmp_path):

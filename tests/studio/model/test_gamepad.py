@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from studio.model import gamepad
-from studio.model.gamepad import GamepadPoller, controller_mask
+from studio.model.play import gamepad
+from studio.model.play.gamepad import GamepadPoller, controller_mask
 
 ROOT = Path(__file__).resolve().parents[3]
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -143,7 +143,7 @@ def test_sdl_leaves_sigterm_alone():
     pytest.importorskip("pygame")
     script = textwrap.dedent("""
         import os, signal
-        from studio.model.gamepad import GamepadPoller
+        from studio.model.play.gamepad import GamepadPoller
         poller = GamepadPoller()
         poller.poll()
         print("available", poller.available, flush=True)

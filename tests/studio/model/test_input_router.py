@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from studio.model.input_router import InputRouter
-from studio.model.session import Session
+from studio.model.play.input_router import InputRouter
+from studio.model.play.session import Session
 
 KEYS = {"Z": (0, 1 << 0), "X": (0, 1 << 8), "RIGHT": (0, 1 << 7), "K": (1, 1 << 0)}
 

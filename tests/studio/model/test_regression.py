@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 
-from studio.model.regression import RegressionSuite
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.scenario.regression import RegressionSuite
 
 
 def test_attached_movie_is_rechecked_after_an_edit(demo, tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from emucore import Emulator
-from studio.model.rewind import RewindBuffer
+from studio.model.play.rewind import RewindBuffer
 from tests.conftest import GENESIS_ROM
 
 

@@ -12,7 +12,7 @@ from emucore.movie import Movie
 from emucore.paths import integrations_dir
 from emucore.systems import get_system
 from studio.model.opening import integration_name_for
-from studio.model.session import Session
+from studio.model.play.session import Session
 from studio.model.settings import Settings
 from tests.conftest import NES_ROM
 
@@ -188,7 +188,7 @@ def test_episode_recording_writes_one_movie_per_episode(session, tmp_path):
 def test_restart_goes_to_the_state_made_default_and_to_the_state_loaded(demo):
     """Ctrl+R (reset_to_start): once a state is made the default it goes there; after States >
     Load, to the state loaded."""
-    from studio.model.session import Session
+    from studio.model.play.session import Session
 
     rom, state = demo
     session = Session(rom, state)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from emucore.integration import Variable, dump_data_json, parse_data_json
-from studio.model.ram import ChangeTracker, Ram, ascii_row, decode_all, hex_row, parse_number
-from studio.model.sample_ring import SampleRing
-from studio.model.session import Session
-from studio.model.watch import Watch
+from studio.model.play.session import Session
+from studio.model.variables.ram import ChangeTracker, Ram, ascii_row, decode_all, hex_row, parse_number
+from studio.model.variables.sample_ring import SampleRing
+from studio.model.variables.watch import Watch
 
 LIVES, X = 0xFF0012, 0xFF000A
 

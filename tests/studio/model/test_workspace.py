@@ -12,9 +12,9 @@ from emucore.paths import integrations_dir
 from studio.model import commands
 from studio.model.events import Connections, connection_count
 from studio.model.opening import OpenError
-from studio.model.regression import RegressionSuite
-from studio.model.regression_recheck import RegressionRecheck
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.scenario.regression import RegressionSuite
+from studio.model.scenario.regression_recheck import RegressionRecheck
 from studio.model.workspace import Workspace
 
 

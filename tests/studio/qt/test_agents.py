@@ -263,8 +263,8 @@ def wide_score_copy(tmp_path: Path) -> Path:
 def type_the_score(folder: Path) -> None:
     """Find from screen as the integrator uses it: hold B (+10 a frame), type the score the HUD shows."""
     from studio.model.opening import resolve_game
-    from studio.model.screen_values import ScreenValueFinder
-    from studio.model.session import Session
+    from studio.model.play.session import Session
+    from studio.model.search.screen_values import ScreenValueFinder
 
     session = Session(*resolve_game(str(folder), None))
     finder = ScreenValueFinder(session)

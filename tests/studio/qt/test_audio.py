@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from studio.model.audio_buffer import AudioBuffer
+from studio.model.play.audio_buffer import AudioBuffer
 
 ROOT = Path(__file__).resolve().parents[3]
 AMPLITUDE = 10000
@@ -195,7 +195,7 @@ def test_rate_changes_and_bad_rates():
 
 
 def test_audio_output_plays_or_stays_silent_without_errors(qapp):
-    from studio.qt.audio import AudioOutput
+    from studio.qt.play.audio_buffer_output import AudioOutput
 
     out = AudioOutput(32040.5)
     assert isinstance(out.available, bool)
@@ -219,7 +219,7 @@ def test_audio_output_plays_or_stays_silent_without_errors(qapp):
 NO_DEVICE_SCRIPT = textwrap.dedent("""
     import logging, numpy as np
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(message)s")
-    from studio.qt.audio import AudioOutput
+    from studio.qt.play.audio_buffer_output import AudioOutput
     chunk = np.zeros((735, 2), np.int16)
     early = AudioOutput(44100)  # no QApplication yet
     early.feed([chunk])
@@ -240,7 +240,8 @@ def test_audio_output_without_a_sound_device_is_a_silent_no_op(tmp_path):
                          timeout=120, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert "AVAILABLE False [False, False]" in run.stdout
-    said = [line for line in run.stderr.splitlines() if line.startswith("studio.qt.audio Sound is off")]
+    said = [line for line in run.stderr.splitlines()
+            if line.startswith("studio.qt.play.audio_buffer_output Sound is off")]
     if importlib.util.find_spec("PySide6.QtMultimedia") is None:  # PySide6-Addons not installed
         assert len(said) == 1 and "PySide6-Addons" in said[0], run.stderr
         return

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QApplication
 
 import emucore
 from studio.model.export import export_integration
-from studio.model.searches import proposed_name
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.search.search_book import proposed_name
 from studio.model.settings import Settings
 
 SCORE, LIVES, PHASE = (16712270, ">u4"), (16712282, ">u2"), (16712294, ">u2")

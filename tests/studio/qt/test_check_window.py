@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from studio.model.integration_check import GO_TO_FRAME, OPEN_VARIABLE, SUGGEST_DONE
+from studio.model.scenario.integration_check import GO_TO_FRAME, OPEN_VARIABLE, SUGGEST_DONE
 from tests.studio.qt.test_find_from_screen import hold, make_bare_nes, open_window
 
 SCORE, GAME_OVER, DYING = 0x20, 0x12, 0x34
@@ -40,7 +40,7 @@ def played(qtbot, tmp_path):
 
 
 def test_a_sound_integration_checks_out_and_the_check_is_beside_export(played):
-    from studio.qt.check_dialog import CheckDialog, run_check
+    from studio.qt.scenario.integration_check_dialog import CheckDialog, run_check
 
     window = played
     file_menu = window.menuBar().actions()[0].menu()
@@ -57,7 +57,7 @@ def test_a_sound_integration_checks_out_and_the_check_is_beside_export(played):
 
 
 def test_a_wrong_multiplier_and_an_early_done_are_rows_to_act_on(played):
-    from studio.qt.check_dialog import CheckDialog, run_check
+    from studio.qt.scenario.integration_check_dialog import CheckDialog, run_check
 
     window = played
     folder = window.session.folder

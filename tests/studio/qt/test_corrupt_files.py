@@ -21,8 +21,8 @@ from emucore.paths import integrations_dir
 from studio.app import main as studio_main
 from studio.model.commands import advance
 from studio.model.opening import resolve_game
-from studio.model.recovery import Recovery
-from studio.model.session import Session
+from studio.model.play.recovery import Recovery
+from studio.model.play.session import Session
 from studio.model.set_aside import set_aside
 from studio.model.settings import Settings
 from studio.model.workspace import Workspace
@@ -378,7 +378,7 @@ def test_a_corrupt_regression_list_is_reported_and_not_saved_over(qtbot, nes, co
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     window.command("check_regression")()
     assert shown and str(nes / "regression.json") in shown[0]
-    from studio.model.regression import RegressionSuite
+    from studio.model.scenario.regression import RegressionSuite
 
     with pytest.raises(IntegrationError, match="regression.json"):
         RegressionSuite(nes).detach("take.bk2")

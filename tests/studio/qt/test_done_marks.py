@@ -16,10 +16,10 @@ import pytest
 
 import emucore
 from emucore.paths import integrations_dir
-from studio.model.done_marks import DoneMarks, rule_terms
 from studio.model.opening import resolve_game
-from studio.model.regression import RegressionSuite
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.scenario.done_marks import DoneMarks, rule_terms
+from studio.model.scenario.regression import RegressionSuite
 
 GAME_OVER, LIVES = 18, 19
 
@@ -227,7 +227,7 @@ def test_a_rule_from_atari_episodes_ends_a_held_out_episode_where_the_shipped_on
     the shipped done; two of them, without the rule and the lives variable, suggest one that a
     third (attached to the regression) agrees with, in the preview and in the env."""
     from bench.atari_games import ale_rom, stable_data
-    from studio.model.regression import replay
+    from studio.model.scenario.regression import replay
 
     data_root, rom = stable_data(), ale_rom("Breakout")
     if data_root is None or rom is None:

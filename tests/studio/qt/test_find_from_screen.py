@@ -18,11 +18,11 @@ import pytest
 import emucore
 from emucore.paths import integrations_dir
 from studio.model.opening import resolve_game
-from studio.model.screen_values import ScreenValueFinder, check_shown
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.search.screen_values import ScreenValueFinder, check_shown
+from studio.model.search.state_labels import StateLabels
 from studio.model.settings import Settings
-from studio.model.state_labels import StateLabels
-from studio.qt.screen_finder import VALUE_NOW
+from studio.qt.search.screen_values_panel import VALUE_NOW
 
 SCORE, LIVES = 0x20, 0x13
 

@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLineEdit, QWidget
 
 from studio.model.commands import advance
-from studio.qt.game_input import takes_typing
 from studio.qt.main_window import MainWindow
+from studio.qt.play.input_router_keys import takes_typing
 
 SCORE = 0xFF0000  # the demo's score: B held adds one a frame
 

@@ -310,7 +310,7 @@ def test_the_window_offers_the_integration_that_knows_a_new_rom(qtbot, tmp_path)
     from PySide6.QtWidgets import QApplication
 
     from studio.model.opening import resolve_game
-    from studio.model.session import Session
+    from studio.model.play.session import Session
     from studio.model.settings import Settings
     from studio.model.workspace import Workspace
     from studio.qt.known_rom_prompt import KnownRomBox

@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from studio.model.commands import advance
-from studio.model.session import Session
+from studio.model.play.session import Session
 from studio.model.settings import Settings
 from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow

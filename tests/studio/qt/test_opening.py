@@ -12,7 +12,7 @@ from emucore.paths import integrations_dir
 from studio.app import main as studio_main
 from studio.model.commands import advance
 from studio.model.opening import OpenError, resolve_game
-from studio.model.session import Session
+from studio.model.play.session import Session
 from studio.model.settings import Settings
 from studio.model.workspace import Workspace
 from studio.qt import commands

@@ -6,8 +6,8 @@ from emucore.operations import Change, Operation
 from emucore.scenario.explain import describe_test
 from emucore.scenario.model import Term
 from emucore.search import OPS as SEARCH_OPS
-from studio.qt.scenario_editor import NO_OP, OP_CHOICES
-from studio.qt.search_panel import AMOUNT_OPS, OP_TITLES, SNAPSHOT_OPS, VALUE_OPS
+from studio.qt.scenario.scenario_doc_editor import NO_OP, OP_CHOICES
+from studio.qt.search.search_book_panel import AMOUNT_OPS, OP_TITLES, SNAPSHOT_OPS, VALUE_OPS
 
 
 def test_the_scenario_editor_offers_every_operation():

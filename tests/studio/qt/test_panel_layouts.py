@@ -78,7 +78,7 @@ def test_export_offers_the_check_first_and_asks_before_exporting_past_a_problem(
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from studio.qt.check_dialog import offer_check_before_export
+    from studio.qt.scenario.integration_check_dialog import offer_check_before_export
 
     asked: list[str] = []
 

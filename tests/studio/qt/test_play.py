@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from studio.app import main as studio_main
-from studio.model.clock import FrameClock
 from studio.model.commands import advance
 from studio.model.opening import resolve_game
-from studio.model.session import Session
+from studio.model.play.clock import FrameClock
+from studio.model.play.session import Session
 from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 
 from emucore.paths import integrations_dir
 from studio.model.opening import resolve_game
-from studio.model.poke import DEFAULT_FRAMES, default_value, poke_test, value_range
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.variables.poke import DEFAULT_FRAMES, default_value, poke_test, value_range
 
 # StudioDemo-Nes (homebrew/nes/README.md): lives is drawn as a digit; score_digits is recomputed
 # from score every frame (a copy). StudioDemo-Genesis: the binary score is never drawn (the HUD
@@ -136,7 +136,7 @@ def test_value_ranges_and_default_values():
 @pytest.fixture
 def panel(qtbot, nes):
     from studio.model.workspace import Workspace
-    from studio.qt.variables_panel import VariablesPanel
+    from studio.qt.variables.watch_panel import VariablesPanel
 
     panel = VariablesPanel(Workspace(nes))
     qtbot.addWidget(panel)
@@ -152,7 +152,7 @@ def button(panel, text: str):
 
 
 def test_the_poke_test_button_asks_runs_and_shows_the_verdict(qtbot, panel):
-    from studio.qt.poke_dialog import PokeTestDialog
+    from studio.qt.variables.poke_dialog import PokeTestDialog
 
     session = panel.watch.session
     state = session.emulator.get_state()
@@ -173,7 +173,7 @@ def test_the_poke_test_button_asks_runs_and_shows_the_verdict(qtbot, panel):
 
 
 def test_the_context_menu_offers_the_poke_test_of_the_row(qtbot, panel):
-    from studio.qt.poke_dialog import PokeTestDialog
+    from studio.qt.variables.poke_dialog import PokeTestDialog
 
     row = panel.model.names.index("score_digits")
     menu = panel.actions.context_menu(panel.table.visualRect(panel.model.index(row, 0)).center())

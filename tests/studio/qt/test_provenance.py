@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from studio.model.provenance import Provenance, ProvenanceBook
-from studio.model.session import Session
-from studio.model.watch import Watch
+from studio.model.play.session import Session
+from studio.model.variables.provenance import Provenance, ProvenanceBook
+from studio.model.variables.watch import Watch
 
 LIVES = 0xFF0012
 
@@ -109,7 +109,7 @@ def test_bad_entries_are_dropped_and_a_bad_picture_set_aside(session):
 @pytest.fixture
 def panel(qtbot, session):
     from studio.model.workspace import Workspace
-    from studio.qt.variables_panel import VariablesPanel
+    from studio.qt.variables.watch_panel import VariablesPanel
 
     panel = VariablesPanel(Workspace(session))
     qtbot.addWidget(panel)
@@ -121,7 +121,7 @@ def panel(qtbot, session):
 def name_tooltip(panel, name: str) -> str:
     from PySide6.QtCore import Qt
 
-    from studio.qt.variables_panel import NAME
+    from studio.qt.variables.watch_panel import NAME
 
     return panel.model.index(panel.model.names.index(name), NAME).data(Qt.ItemDataRole.ToolTipRole)
 
@@ -146,7 +146,7 @@ def test_about_shows_the_record_and_saves_the_note(qtbot, panel):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QPushButton
 
-    from studio.qt.variable_about import VariableAboutDialog
+    from studio.qt.variables.provenance_dialog import VariableAboutDialog
 
     panel.add_variable("hearts", LIVES, "|u1", found_by_search())
     about = next(b for b in panel.findChildren(QPushButton) if b.text() == "About...")

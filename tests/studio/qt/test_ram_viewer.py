@@ -8,10 +8,10 @@ from PySide6.QtGui import QAction
 
 from emucore.host.memory import AddressSpace
 from studio.model.events import connection_count
-from studio.model.ram import hex_row
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.variables.ram import hex_row
 from studio.model.workspace import Workspace
-from studio.qt.ram_viewer import RamViewer
+from studio.qt.variables.ram_viewer import RamViewer
 
 
 @pytest.fixture

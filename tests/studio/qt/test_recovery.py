@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from studio.model.recovery import Recovery
+from studio.model.play.recovery import Recovery
 from tests.conftest import ROOT
 
 

@@ -8,8 +8,8 @@ import pytest
 
 import emucore
 from emucore.integration import dump_scenario_json
-from studio.model.scenario_doc import ScenarioDocument
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.scenario.scenario_doc import ScenarioDocument
 
 B, RIGHT = 1 << 0, 1 << 7  # Genesis buttons: B, A, MODE, START, UP, DOWN, LEFT, RIGHT, ...
 
@@ -168,7 +168,7 @@ def test_lua_syntax_error_reports_the_line(session):
 @pytest.fixture
 def editor(qtbot, session):
     from studio.model.workspace import Workspace
-    from studio.qt.scenario_editor import ScenarioEditor
+    from studio.qt.scenario.scenario_doc_editor import ScenarioEditor
 
     workspace = Workspace(session)
     editor = ScenarioEditor(workspace)
@@ -183,7 +183,7 @@ def editor(qtbot, session):
 def test_the_dock_shows_terms_and_persists_table_edits(editor):
     from PySide6.QtCore import Qt
 
-    from studio.qt.scenario_editor import OP, REWARD, VARIABLE
+    from studio.qt.scenario.scenario_doc_editor import OP, REWARD, VARIABLE
 
     model = editor.terms
     assert model.names == ["score"]

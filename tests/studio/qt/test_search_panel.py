@@ -8,11 +8,11 @@ from PySide6.QtCore import Qt
 
 from emucore.search import DEFAULT_TYPES
 from studio.model.events import connection_count
-from studio.model.searches import SearchBook, parse_value, proposed_name
-from studio.model.session import Session
+from studio.model.play.session import Session
+from studio.model.search.search_book import SearchBook, parse_value, proposed_name
 from studio.model.workspace import Workspace
-from studio.qt.candidate_tree import ADDRESS, PREVIOUS, TYPE, TYPES, VALUE
-from studio.qt.search_panel import MemorySearchPanel
+from studio.qt.search.search_book_panel import MemorySearchPanel
+from studio.qt.search.search_book_tree import ADDRESS, PREVIOUS, TYPE, TYPES, VALUE
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 B = 1 << 0
@@ -183,7 +183,7 @@ def test_panel_named_searches(qtbot, session, monkeypatch):
     panel.names.activated.emit(0)
     panel.delete_search()
     assert panel.names.count() == 1 and panel.model.rowCount() == changed
-    monkeypatch.setattr("studio.qt.search_panel.QInputDialog.getText", lambda *a, **k: ("x_pos", True))
+    monkeypatch.setattr("studio.qt.search.search_book_panel.QInputDialog.getText", lambda *a, **k: ("x_pos", True))
     with qtbot.waitSignal(panel.make_variable) as signal:
         panel.make_variable_from(0)
     assert signal.args[0] == "x_pos"

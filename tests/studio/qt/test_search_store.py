@@ -1,4 +1,4 @@
-"""The Search dock's searches saved in the workspace and loaded back (studio.model.search_store)."""
+"""The Search dock's searches saved in the workspace and loaded back (studio.model.search.search_book_store)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from emucore import Emulator
 from emucore.search import MemorySearch
-from studio.model.search_store import (
+from studio.model.search.search_book import SearchBook
+from studio.model.search.search_book_store import (
     KEEP_STEPS,
     SearchStore,
     content_hash,
@@ -18,7 +19,6 @@ from studio.model.search_store import (
     kept_steps,
     npz_bytes,
 )
-from studio.model.searches import SearchBook
 from tests.conftest import GENESIS_ROM, NES_ROM, play
 
 # Genesis pad (libretro ids): B adds 1 to the score, C adds 10 (homebrew/genesis/README.md).
@@ -269,9 +269,9 @@ def test_restore_checks_the_layout(genesis):
 
 
 def test_the_dock_shows_the_saved_searches(qtbot, genesis, tmp_path):
-    from studio.model.session import Session
+    from studio.model.play.session import Session
     from studio.model.workspace import Workspace
-    from studio.qt.search_panel import MemorySearchPanel
+    from studio.qt.search.search_book_panel import MemorySearchPanel
 
     session = Session(GENESIS_ROM)
     folder = session.states.workspace / "searches"  # where the workspace keeps the game's searches

@@ -7,7 +7,7 @@ import pytest
 import emucore
 from emucore import data
 from studio.model.agents import BruteAgent, RandomAgent, run_episodes
-from studio.model.session import Session
+from studio.model.play.session import Session
 
 
 def test_a_bare_rom_becomes_a_game_emucore_finds(ale_rom, tmp_path):

@@ -88,7 +88,7 @@ def test_the_trap_game_from_scratch_to_a_correct_checked_integration(qtbot, tmp_
     assert box.accept().startswith("accepted gameover nonzero")
     did("click Accept anyway")
     # 4. check, then export
-    from studio.qt.check_dialog import run_check
+    from studio.qt.scenario.integration_check_dialog import run_check
 
     check = run_check(window)
     did("Tools > Check integration")

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from studio.model.commands import advance
-from studio.qt.game_input import takes_typing
+from studio.qt.play.input_router_keys import takes_typing
 from tests.studio.qt.test_game_keys import plays_b, score
 
 

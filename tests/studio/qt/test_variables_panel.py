@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from studio.model.events import connection_count
-from studio.model.session import Session
+from studio.model.play.session import Session
 from studio.model.workspace import Workspace
-from studio.qt.variables_panel import ADDRESS, FREEZE, MASK, NAME, TYPE, VALUE, VariablesPanel
+from studio.qt.variables.watch_panel import ADDRESS, FREEZE, MASK, NAME, TYPE, VALUE, VariablesPanel
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from emucore.paths import integrations_dir
 from studio.model.actions import ACTIONS
 from studio.model.commands import advance
-from studio.model.session import Session
+from studio.model.play.session import Session
 from studio.model.settings import Settings
 from studio.model.workspace import Workspace
 from studio.qt import commands
@@ -93,7 +93,7 @@ def test_a_corrupt_state_file_is_a_message_not_a_crash(qtbot, demo, tmp_path, mo
 
 
 def test_controls_dialog_rebinds_per_player(qtbot, demo):
-    from studio.qt.controls_dialog import ControlsDialog
+    from studio.qt.play.bindings_dialog import ControlsDialog
 
     window = make_window(qtbot, demo)
     dialog = ControlsDialog(window.session.system, window.settings, window)
@@ -104,7 +104,7 @@ def test_controls_dialog_rebinds_per_player(qtbot, demo):
     dialog.table.setCurrentCell(b_row, 0)  # player 1's B moves from X to J
     qtbot.keyPress(dialog.table, Qt.Key.Key_J)
     dialog.accept()
-    from studio.model.bindings import key_map
+    from studio.model.play.bindings import key_map
 
     keys = key_map(window.session.system, window.settings)
     assert keys["K"] == (1, 1) and keys["J"] == (0, 1) and "X" not in keys
@@ -137,7 +137,7 @@ def test_opening_another_game_replaces_the_session(qtbot, demo):
 def test_a_scenario_edit_rechecks_the_attached_movies(qtbot, demo):
     import numpy as np
 
-    from studio.model.regression import RegressionSuite
+    from studio.model.scenario.regression import RegressionSuite
 
     window = make_window(qtbot, demo)
     session = window.session
@@ -159,7 +159,7 @@ def test_a_scenario_edit_rechecks_the_attached_movies(qtbot, demo):
 def test_check_regression_says_why_done_fired(qtbot, demo, monkeypatch):
     import numpy as np
 
-    from studio.model.regression import RegressionSuite
+    from studio.model.scenario.regression import RegressionSuite
 
     window = make_window(qtbot, demo)
     session = window.session

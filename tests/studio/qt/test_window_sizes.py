@@ -9,7 +9,7 @@ from PySide6.QtGui import QImage
 
 from studio.app import main as studio_main
 from studio.model.commands import advance
-from studio.model.session import Session
+from studio.model.play.session import Session
 from studio.model.settings import Settings, config_dir
 from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow

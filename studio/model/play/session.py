@@ -1,0 +1,407 @@
+"""The game being played in the studio: emulator, input, speed, rewind, states and movies. No Qt.
+
+The Qt window calls :meth:`Session.tick` from its timer; a pure clock says how many frames are
+due. Everything the views show is read from here, and they are told about changes through the
+signals of ``events`` (:class:`SessionEvents`), so they never poke each other. Files that cannot
+be read on open (a state, metadata.json, the workspace) are in ``problems``; the game opens anyway.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from psygnal import Signal, SignalGroup
+
+from emucore import Emulator
+from emucore.errors import EmucoreError
+from emucore.host.emulator import PLAYERS
+from emucore.integration import find_rom, read_state_file
+from emucore.paths import studio_data_dir
+from emucore.scenario.loader import GameDataSources, load_game_data
+from emucore.systems import System
+from studio.model.events import Connections
+from studio.model.opening import integration_folder_for, metadata_problems
+from studio.model.play.clock import FrameClock
+from studio.model.play.episodes import EpisodeRecording, record_ending
+from studio.model.play.rewind import RewindBuffer
+from studio.model.play.states import StateLibrary
+from studio.model.set_aside import OpenProblem, problem_of
+
+if TYPE_CHECKING:  # the methods that start a movie import emucore.movie; importing this module does not
+    from emucore.movie import Movie, MovieRecorder
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
+REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
+AUDIO_QUEUE_FRAMES = 30
+
+
+class SessionEvents(SignalGroup):
+    """What a session tells its views and the models built on it."""
+
+    frame = Signal()
+    """The picture or the frame number changed (once per tick, after a rewind, a load, a reset)."""
+    after_frame = Signal()
+    """After every emulated frame, not once per tick: freezes, sampling."""
+    pause_toggled = Signal()
+    """Paused or running again."""
+    speed_changed = Signal()
+    movie = Signal()
+    """A movie started or stopped recording or playing."""
+    notice = Signal(str)
+    """A line for the status bar ("loaded slot 3"), also kept in ``notice``."""
+    problem = Signal(object)
+    """A file could not be read (an OpenProblem, also appended to ``problems``); the game goes on."""
+
+
+class Session:
+    """One game in the studio."""
+
+    def __init__(self, rom_path: str | os.PathLike[str], state_path: str | os.PathLike[str] | None = None,
+                 core: str | None = None, *, rewind_seconds: int = 20):
+        rom = Path(rom_path)
+        self.folder, self.created = integration_folder_for(rom)
+        self.emulator = Emulator(find_rom(self.folder) or rom, core=core)
+        self.name = self.folder.name
+        self.events = SessionEvents()
+        self.notice = ""
+        self.problems: list[OpenProblem] = metadata_problems(self.folder, state_given=state_path is not None)
+        self.states = StateLibrary(self.folder, studio_data_dir() / "workspaces" / self.name, report=self.report)
+        self.state_name: str | None = None
+        if state_path is not None:
+            try:
+                self.emulator.load_state_file(state_path)
+                self.state_name = Path(state_path).stem
+            except EmucoreError as exc:  # the integration's file: reported, left in place
+                self.problems.append(problem_of(exc, state_path, "the game starts at power-on"))
+                self.emulator.reset()
+        self.start_state = self.emulator.get_state()  # what Ctrl+R goes back to: the state last loaded or made default
+        self._default_name = self.states.default_state
+        self._connections = Connections()
+        self._connections.connect(self.states.events.changed, self._default_changed)
+        self.clock = FrameClock(fps := self.emulator.get_screen_rate())
+        self.rewind = RewindBuffer(max_states=int(rewind_seconds * fps / REWIND_EVERY))
+        self.paused = False
+        self.rewinding = False
+        self.frame = 0
+        self.held = [0] * PLAYERS
+        self.audio: deque[np.ndarray] = deque(maxlen=AUDIO_QUEUE_FRAMES)
+        self.recorder: MovieRecorder | None = None
+        self.player: Movie | None = None  # a Movie being played back (read-only)
+        self.episodes: EpisodeRecording | None = None
+        self._picture: np.ndarray | None = None  # the frame drawn for a state just set, until the next frame runs
+        self._draw_current_state()
+
+    def report(self, problem: OpenProblem) -> None:
+        """A file that could not be read: kept in ``problems`` and told through ``events.problem`` (once)."""
+        if problem not in self.problems:
+            self.problems.append(problem)
+            self.events.problem.emit(problem)
+
+    def _say(self, notice: str) -> None:
+        self.notice = notice
+        self.events.notice.emit(notice)
+
+    def _draw_current_state(self, state: bytes | None = None) -> None:
+        """The core draws only when it runs: one idle frame paints the state now set (``state``, when the
+        caller has it at hand), which is then put back. The picture is kept (see :meth:`scratch`)."""
+        if state is None:
+            state = self.emulator.get_state()
+        self._idle_frame()
+        self._picture = self.emulator.get_frame()
+        self.emulator.set_state(state)
+
+    @contextmanager
+    def scratch(self) -> Iterator[Emulator]:
+        """For work that loads other states into the emulator and puts this one back (the solvers,
+        the poke test): the picture stays the one shown, although some cores (Genesis Plus GX)
+        clear their frame buffer when a state is loaded."""
+        picture = self.screen().copy()
+        try:
+            yield self.emulator
+        finally:
+            self._picture = picture
+
+    def _idle_frame(self) -> None:
+        """One frame with every button released (a movie's line 0, or the frame that paints a state)."""
+        for player in range(PLAYERS):
+            self.emulator.set_button_mask(0, player)
+        self.emulator.step()
+        self._picture = None
+
+    @property
+    def system(self) -> System:
+        return self.emulator.system
+
+    @property
+    def speed(self) -> float:
+        return self.clock.speed
+
+    def set_speed(self, speed: float) -> None:
+        """A multiple of the core's frame rate; 0 runs unbounded."""
+        self.clock.speed = speed if speed > 0 else 1000.0
+        self.clock.max_burst = 4 if speed <= 1 else 64 if speed > 0 else 512
+        self.clock.restart()
+        self.events.speed_changed.emit()
+
+    # ---- input ----
+
+    def set_buttons(self, player: int, mask: int) -> None:
+        self.held[player] = mask & 0xFFFF
+
+    # ---- running ----
+
+    def tick(self) -> int:
+        """Runs (or rewinds) the frames the clock says are due; returns how many."""
+        if self.paused:
+            return 0
+        due = self.clock.due()
+        if due and self.rewinding:
+            done = self.rewind_frames(due)
+            if not done:
+                self.set_paused(True)
+            return done
+        if due:
+            self.advance(due)
+        return due
+
+    def advance(self, frames: int = 1) -> None:
+        """Runs ``frames`` frames with the held buttons (or the movie's), whether paused or not."""
+        emulator = self.emulator
+        for _ in range(frames):
+            masks = self._masks_for_next_frame()
+            if masks is None:  # the movie being played ended
+                self.stop_movie()
+                self.set_paused(True)
+                break
+            for player, mask in enumerate(masks):
+                emulator.set_button_mask(mask, player)
+            if self.recorder is not None:
+                self.recorder.record_frame(list(masks[: self.recorder.players]))
+            emulator.step()
+            self._picture = None
+            self.frame += 1
+            self.events.after_frame.emit()
+            self.audio.append(emulator.get_audio())
+            if self.episodes is not None and self.episodes.done():
+                self._next_episode("done")
+            if self.frame % REWIND_EVERY == 0:
+                self.rewind.push(self.frame, emulator.get_state())
+        self.events.frame.emit()
+
+    def _masks_for_next_frame(self) -> list[int] | None:
+        if self.player is None:
+            return list(self.held)
+        if not self.player.step():
+            return None
+        return [sum(1 << i for i in range(16) if self.player.get_key(i, p))
+                for p in range(self.player.players)] + [0] * (PLAYERS - self.player.players)
+
+    def rewind_frames(self, frames: int) -> int:
+        """Goes back about ``frames`` frames; returns how many it went back (0: no history left)."""
+        went = 0
+        while went < frames:
+            popped = self.rewind.pop()
+            if popped is None:
+                break
+            frame, state = popped
+            if frame >= self.frame:
+                continue  # the frame on screen: nothing to go back to
+            went += self.frame - frame
+            self.emulator.set_state(state)
+            self.frame = frame
+        if went:
+            self._draw_current_state(state)
+            self.events.frame.emit()
+        return went
+
+    def set_rewinding(self, on: bool) -> None:
+        self.rewinding = on and self.recorder is None and self.player is None  # a movie cannot go backwards
+        self.clock.restart()
+
+    def set_paused(self, paused: bool) -> None:
+        self.paused = paused
+        if not paused:
+            self.clock.restart()
+        self.events.pause_toggled.emit()
+
+    def reset_to_start(self) -> None:
+        """Back to the state the game was opened with (a new episode when recording episodes)."""
+        if self.episodes is not None:
+            self._next_episode("restarted")
+            return
+        self._reset_to_start()
+
+    def _reset_to_start(self) -> None:
+        self.emulator.set_state(self.start_state)
+        self.frame = 0
+        self.rewind.clear()
+        self._draw_current_state(self.start_state)
+        self.events.frame.emit()
+
+    def hard_reset(self) -> None:  # the console's reset button
+        self.emulator.reset()
+        self.rewind.clear()
+        self._draw_current_state()
+        self.events.frame.emit()
+        self._say("console reset")
+
+    # ---- states ----
+
+    def save_state(self, name: str) -> None:
+        self.states.save(name, self.emulator.get_state(), self.frame, self.screen())
+        self._say(f"saved state {name}")
+
+    def load_state(self, name: str) -> None:
+        self._load(self.states.load(name), f"state {name}")
+        self.state_name = name
+
+    def _default_changed(self) -> None:
+        """A state just made the default is what Ctrl+R goes back to from now on."""
+        name = self.states.default_state
+        if name is not None and name != self._default_name:
+            self._default_name = name
+            try:
+                self.start_state, self.state_name = self.states.load(name), name
+                self._say(f"Ctrl+R now goes back to {name}")
+            except (EmucoreError, OSError) as exc:
+                self._say(f"the default state {name} cannot be read: {exc}")
+
+    def save_slot(self, slot: int) -> None:
+        self.states.save_slot(slot, self.emulator.get_state(), self.frame, self.screen())
+        self._say(f"saved slot {slot}")
+
+    def load_slot(self, slot: int) -> bool:
+        state = self.states.load_slot(slot)  # one that cannot be read is set aside, and reported
+        try:
+            if state is not None:
+                self._load(state, f"slot {slot}")
+                return True
+        except EmucoreError as exc:  # the core refused it
+            self.states.reject_slot(slot, exc)
+        self._say(f"slot {slot} is empty")
+        return False
+
+    def load_state_file(self, path: str | os.PathLike[str]) -> None:
+        self._load(read_state_file(Path(path)), str(path))
+
+    def _load(self, state: bytes, what: str) -> None:
+        """Loads ``state``, which also becomes the reset target, and repaints at once (paused or not)."""
+        self.emulator.set_state(state)
+        self.start_state = state
+        self.rewind.clear()
+        self._draw_current_state(state)
+        self.events.frame.emit()
+        self._say(f"loaded {what}")
+
+    # ---- movies ----
+
+    def start_recording(self, path: str | os.PathLike[str], *, power_on: bool = False, players: int = 1) -> None:
+        from emucore.movie import MovieRecorder
+
+        if self.player is not None:
+            raise RuntimeError("stop the movie being played first")
+        if power_on:
+            self.emulator.reset()
+        self.recorder = MovieRecorder(path, self.emulator, self.name, players=players)
+        # Line 0 is the reset frame, which players replay with every button released (as
+        # stable-retro's env.reset() runs it): record one such frame before the player's input.
+        self.recorder.record_frame([0] * players)
+        self._idle_frame()
+        self.frame += 1
+        self.rewind.clear()
+        self.events.frame.emit()
+        self.events.movie.emit()
+
+    # ---- episode recording: one movie per episode, from the loaded state ----
+
+    def start_episode_recording(self, folder: str | os.PathLike[str], players: int = 1) -> None:
+        """Records one .bk2 per episode (named as stable-retro names them); an episode ends when
+        the scenario's done fires or on reset, and the next starts from the loaded state."""
+        sources = GameDataSources.of_folder(self.folder)
+        # without a scenario nothing can end an episode: no evaluation in the frame loop
+        data = None
+        if sources.scenario_path is not None:
+            data = load_game_data(sources, self.system, lambda: self.emulator.memory).data
+        self.episodes = EpisodeRecording(Path(folder), players, data)
+        self._reset_to_start()
+        self._start_episode()
+
+    def _start_episode(self) -> None:
+        episodes = self.episodes
+        assert episodes is not None
+        self.start_recording(episodes.next_movie(self.name, self.state_name), players=episodes.players)
+        episodes.start_scenario()
+
+    def end_episode_at_game_over(self) -> bool:
+        """While recording episodes: this one ends here, at a game over; the next one starts."""
+        if self.episodes is None:
+            return False
+        self._next_episode("game over")
+        return True
+
+    def _next_episode(self, ending: str) -> None:
+        episodes, self.episodes = self.episodes, None
+        path = self.stop_recording()
+        if path is not None:
+            record_ending(path, ending)
+        self._reset_to_start()
+        self.episodes = episodes
+        self._start_episode()
+
+    def stop_recording(self) -> Path | None:
+        stopped_episode, self.episodes = self.episodes is not None, None
+        recorder, self.recorder = self.recorder, None
+        path = recorder.close() if recorder is not None else None
+        if stopped_episode and path is not None:
+            record_ending(path, "stopped")
+        self.events.movie.emit()
+        return path
+
+    def play_movie(self, path: str | os.PathLike[str]) -> None:
+        """Plays a movie read-only from its start state; input is ignored until it ends."""
+        from emucore.movie import Movie
+
+        movie = Movie(path)
+        state = movie.get_state()
+        if state:
+            self.emulator.set_state(state)
+        else:
+            self.emulator.reset()  # recorded from power-on
+        movie.step()  # line 0 is the reset frame: replay it with the buttons released
+        self._idle_frame()
+        self.player = movie
+        self.rewind.clear()
+        self.frame = 0
+        self.events.frame.emit()
+        self.events.movie.emit()
+
+    def stop_movie(self) -> None:
+        if self.player is not None:
+            self.player.close()
+            self.player = None
+            self.events.movie.emit()
+
+    @property
+    def movie_state(self) -> str:
+        if self.recorder is not None:
+            return f"recording {self.recorder.frame_count}"
+        if self.player is not None:
+            return f"playing {self.player.position}/{self.player.frame_count}"
+        return ""
+
+    def screen(self) -> np.ndarray:
+        """The picture to show: the last frame run, or the one drawn for a state just loaded."""
+        return self.emulator.get_frame() if self._picture is None else self._picture
+
+    def close(self) -> None:
+        self._connections.disconnect_all()
+        if self.recorder is not None:
+            self.stop_recording()
+        self.stop_movie()
+        self.emulator.close()

@@ -1,0 +1,1 @@
+"""The studio's scenario feature: its models, no Qt."""

@@ -1,0 +1,394 @@
+"""Alive and game-over examples of the open game, and the done rule they suggest. No Qt.
+
+:class:`DoneMarks` keeps the moments the integrator marked as *alive* or *game over* (the
+emulator's state with the session's frame number) in the studio's workspace for the game
+(``done_marks/alive-000123.state`` and ``done_marks/index.json``), so they survive a restart.
+Episode movies (by default the ones the session recorded in episode mode, each ending at a
+game over) are examples too. :meth:`DoneMarks.suggest` ranks done rules with
+:func:`emucore.assist.done_rules`; :meth:`~DoneMarks.preview` replays the regression movies
+under a rule (:mod:`studio.model.scenario.done_rule`); :meth:`~DoneMarks.accept` writes it.
+
+>>> marks = DoneMarks(session)
+>>> marks.mark_alive(); ...; marks.mark_over()
+>>> rules = marks.suggest()
+>>> marks.preview(rules[0]), marks.accept(rules[0], doc=doc, watch=watch)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from emucore.assist import DoneRule, done_rules, episode_examples
+from emucore.assist.done_examples import DoneExamples
+from emucore.assist.done_suggestion import DoneRules
+from emucore.errors import EmucoreError
+from emucore.fileio import atomic_write_bytes, atomic_write_text
+from emucore.integration import DATA_FILE, read_data_file, read_state_file, write_state_file
+from emucore.integration.datafile import data_entry
+from emucore.search.state_snapshots import snapshots_of
+from studio.model.events import Connections
+from studio.model.play import play_history
+from studio.model.play.episodes import ended_at_game_over
+from studio.model.play.session import Session
+from studio.model.png import decode_png, encode_png
+from studio.model.scenario.done_rule import Accepted, Preview, accept_rule, preview_rule
+from studio.model.set_aside import describe, read_owned_json, set_aside_problem
+
+if TYPE_CHECKING:
+    from studio.model.scenario.scenario_doc import ScenarioDocument
+    from studio.model.variables.watch import Watch
+
+FOLDER = "done_marks"
+INDEX = "index.json"
+KINDS = ("alive", "over")
+MARK_FILE = re.compile(r"^(alive|over)-\d{6,}(-\d+)?\.state$")
+PLAY_FILE = re.compile(r"^play-\d{6,}(-\d+)?\.npz$")
+PLAY_MARGIN = 30  # moments of kept play (every other frame) before a marked game over that are neither alive nor over
+MOVIE_MARGIN = 60  # frames of an episode movie, likewise: a mark made on seeing "GAME OVER" comes a little late
+NO_RULE = ("no rule separates the examples: mark more alive moments, e.g. right before the game over, "
+           "and check that no game-over mark or episode movie ends while the game still runs")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A marked moment: ``kind`` is ``alive`` or ``over``; ``file`` is in the marks folder."""
+
+    kind: str
+    file: str
+    frame: int
+    play: str | None = None  # the play before a game over (:mod:`studio.model.play.play_history`)
+
+
+class DoneMarks:
+    """The done examples of one session's game.
+
+    Args:
+        session: The open game; marks live in ``session.states.workspace / "done_marks"``.
+    """
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.folder = Path(session.states.workspace) / FOLDER
+        self.marks: list[Mark] = []
+        self.added: list[str] = []  # movies added by hand
+        self.removed: list[str] = []  # episode movies left out by hand
+        self.episode_folders: list[str] = []  # where the session recorded episodes (besides the default)
+        self._states: dict[str, bytes] = {}
+        self._read_index()
+        self._note_episode_folder()
+        self._connections = Connections()
+        self._connections.connect(session.events.movie, self._note_episode_folder)
+
+    def close(self) -> None:
+        self._connections.disconnect_all()
+
+    # ---- the index ----
+
+    @property
+    def index_path(self) -> Path:
+        return self.folder / INDEX
+
+    def _read_index(self) -> None:
+        path = self.index_path
+        raw = read_owned_json(path, self.session.report, "the done marks are forgotten")
+        if raw is None:
+            return
+        marks = raw.get("marks", [])
+        good = [m for m in marks if _mark_ok(m)] if isinstance(marks, list) else []
+        self.marks = [Mark(m["kind"], m["file"], m["frame"], m.get("play")) for m in good]
+        bad = not isinstance(marks, list) or len(good) != len(marks)
+        lists = {key: raw.get(key, []) for key in ("movies", "removed", "episode_folders")}
+        for key, value in lists.items():
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                lists[key], bad = [], True
+        self.added, self.removed, self.episode_folders = lists["movies"], lists["removed"], lists["episode_folders"]
+        if bad:
+            problem = "some entries are not {kind, file, frame} marks or lists of paths"
+            self.session.report(set_aside_problem(path, problem, "the other entries are kept"))
+            self._write_index()
+
+    def _write_index(self) -> None:
+        index = {"marks": [m.__dict__ for m in self.marks], "movies": self.added, "removed": self.removed,
+                 "episode_folders": self.episode_folders}
+        atomic_write_text(self.index_path, json.dumps(index, indent=2, sort_keys=True) + "\n")
+
+    # ---- marks ----
+
+    def count(self, kind: str) -> int:
+        return sum(m.kind == kind for m in self.marks)
+
+    def mark_alive(self) -> Mark:
+        """The game now is running: an example the rule must be false on."""
+        return self._mark("alive")
+
+    def mark_over(self) -> Mark:
+        """The game now is over (the first frame of it): an example the rule must be true on.
+        While episodes are recorded, the episode ends here too (its movie is a game-over example)."""
+        mark = self._mark("over")
+        if self.session.episodes is not None:
+            self._note_episode_folder()
+            self.session.end_episode_at_game_over()
+        return mark
+
+    def _mark(self, kind: str) -> Mark:
+        state = self.session.emulator.get_state()
+        frame = int(self.session.frame)
+        name, n = f"{kind}-{frame:06d}.state", 2
+        taken = {m.file for m in self.marks}
+        while name in taken or (self.folder / name).exists():
+            name, n = f"{kind}-{frame:06d}-{n}.state", n + 1
+        write_state_file(self.folder / name, state)
+        try:
+            atomic_write_bytes(self.folder / _picture_name(name), encode_png(self.session.screen()))
+        except OSError:
+            pass  # the mark stands without its thumbnail
+        mark = Mark(kind, name, frame, self._keep_play(name, state, frame) if kind == "over" else None)
+        self.marks.append(mark)
+        self._states[name] = state
+        self._write_index()
+        return mark
+
+    def _keep_play(self, name: str, state: bytes, frame: int) -> str | None:
+        """Keeps the rewind history before a game over as its episode (not while episodes are
+        recorded: the episode movie holds the same play); returns the file's name."""
+        if self.session.episodes is not None or len(self.session.rewind) < 2:
+            return None
+        earlier = max((m.frame for m in self.marks if m.kind == "over" and m.frame < frame), default=-1)
+        states = ((f, s) for f, s in self.session.rewind.states() if f > earlier)  # not through an earlier game over
+        with self.session.scratch() as emulator:
+            frames, rows = play_history.capture(emulator, states, state, frame)
+        if len(rows) < 2:
+            return None
+        play = "play-" + name[len("over-"):-len(".state")] + ".npz"
+        play_history.save(self.folder / play, frames, rows)
+        return play
+
+    def remove(self, mark: Mark) -> None:
+        """Forgets a mark and deletes its state file (and its play)."""
+        self.marks = [m for m in self.marks if m != mark]
+        self._states.pop(mark.file, None)
+        (self.folder / mark.file).unlink(missing_ok=True)
+        (self.folder / _picture_name(mark.file)).unlink(missing_ok=True)
+        if mark.play:
+            (self.folder / mark.play).unlink(missing_ok=True)
+        self._write_index()
+
+    def clear(self, kind: str | None = None) -> None:
+        """Forgets every mark (of ``kind``, when given)."""
+        for mark in [m for m in self.marks if kind is None or m.kind == kind]:
+            self.remove(mark)
+
+    def _state(self, mark: Mark) -> bytes | None:
+        """The mark's state; None when its file cannot be read (then it is set aside, reported, forgotten)."""
+        if mark.file not in self._states:
+            path = self.folder / mark.file
+            try:
+                self._states[mark.file] = read_state_file(path)
+            except (EmucoreError, OSError) as exc:
+                self.session.report(set_aside_problem(path, exc, f"the {mark.kind} mark at frame {mark.frame} "
+                                                      "is forgotten"))
+                self.marks = [m for m in self.marks if m != mark]
+                self._write_index()
+                return None
+        return self._states[mark.file]
+
+    def picture(self, mark: Mark) -> np.ndarray | None:
+        """The screen when ``mark`` was made (None when it was not kept or cannot be read)."""
+        try:
+            return decode_png((self.folder / _picture_name(mark.file)).read_bytes())
+        except (OSError, ValueError):
+            return None
+
+    def states(self, kind: str) -> list[bytes]:
+        """The states of the readable marks of ``kind``, in marking order."""
+        found = [self._state(m) for m in list(self.marks) if m.kind == kind]
+        return [s for s in found if s is not None]
+
+    # ---- episode movies ----
+
+    def _note_episode_folder(self) -> None:
+        episodes = self.session.episodes
+        if episodes is None:
+            return
+        folder = str(episodes.folder.resolve())
+        if folder not in self.episode_folders and Path(folder) != self._default_episodes().resolve():
+            self.episode_folders.append(folder)
+            self._write_index()
+
+    def _default_episodes(self) -> Path:
+        return Path(self.session.states.workspace) / "episodes"
+
+    def episode_movies(self) -> list[Path]:
+        """The episode movies the session recorded (named ``<game>-<state>-<n>.bk2``) that ended at
+        a game over (:mod:`studio.model.play.episodes`: not those ended by a restart or a stop), but
+        the one being recorded now."""
+        recording = self.session.recorder.path.resolve() if self.session.recorder is not None else None
+        found: list[Path] = []
+        for folder in [self._default_episodes(), *map(Path, self.episode_folders)]:
+            if folder.is_dir():
+                found += sorted(p for p in folder.glob(f"{self.session.name}-*-[0-9]*.bk2")
+                                if p.resolve() != recording and ended_at_game_over(p))
+        return found
+
+    def movies(self) -> list[Path]:
+        """The episode movies used as examples: recorded ones not removed, and those added."""
+        found = [p for p in self.episode_movies() if str(p.resolve()) not in self.removed]
+        seen = {p.resolve() for p in found}
+        return found + [Path(p) for p in self.added if Path(p).is_file() and Path(p).resolve() not in seen]
+
+    def add_movie(self, path: str | Path) -> None:
+        """Uses a movie that ends at a game over as examples."""
+        resolved = str(Path(path).resolve())
+        if not Path(resolved).is_file():
+            raise ValueError(f"{path}: no such movie")
+        self.removed = [p for p in self.removed if p != resolved]
+        if resolved not in self.added:
+            self.added.append(resolved)
+        self._write_index()
+
+    def remove_movie(self, path: str | Path) -> None:
+        """Leaves a movie out of the examples (one that did not end at a game over)."""
+        resolved = str(Path(path).resolve())
+        self.added = [p for p in self.added if p != resolved]
+        if resolved not in self.removed:
+            self.removed.append(resolved)
+        self._write_index()
+
+    # ---- rules ----
+
+    def data_variables(self) -> dict[str, dict[str, Any]]:
+        """data.json's variables as ``{name: {"address", "type"[, "mask"]}}`` (``{}`` without the file)."""
+        # IntegrationError (a ValueError) names the file
+        variables = read_data_file(self.session.folder / DATA_FILE, missing_ok=True).variables
+        return {name: data_entry(v) for name, v in variables.items()}
+
+    def plays(self) -> list[tuple[Mark, list[Any]]]:
+        """The kept play of each game-over mark that has one (a file that cannot be used is set
+        aside and reported; its mark stays, as a plain game-over example)."""
+        found = []
+        for mark in [m for m in self.marks if m.kind == "over" and m.play]:
+            path = self.folder / str(mark.play)
+            try:
+                found.append((mark, play_history.load(path, self.session.emulator)))
+            except ValueError as exc:
+                self.session.report(set_aside_problem(path, exc, f"the game over at frame {mark.frame} is used "
+                                                      "without the play before it"))
+                self.marks = [Mark(m.kind, m.file, m.frame) if m == mark else m for m in self.marks]
+                self._write_index()
+        return found
+
+    def suggest(self, limit: int = 10) -> DoneRules:
+        """Done rules true on every game-over example and false on every alive one, best first
+        (the engine's robustness order), with the ``warnings`` that hold for all of them.
+
+        The evidence: the marks; the play kept before each marked game over and the episode
+        movies, every frame of which but the last second before the game over is alive.
+
+        Raises:
+            ValueError: no game-over example, no alive example, no rule separates them, or a
+                file (data.json, a movie, a state) cannot be used.
+        """
+        alive, movies, plays = self.states("alive"), self.movies(), self.plays()
+        over = [s for m in self.marks if m.kind == "over" and not m.play and (s := self._state(m)) is not None]
+        if not over and not movies and not plays:
+            raise ValueError("no game-over example yet: play to the game over and mark it (Mark game over), "
+                             "or record episodes that end at a game over")
+        if not alive and not movies and not plays:
+            raise ValueError("no alive example yet: mark moments where the game is running (Mark alive), "
+                             "e.g. right before the game over")
+        data = self.data_variables()
+        with self.session.scratch() as emulator:  # the replays load other states: the picture stays
+            try:
+                recorded = self._movie_examples(emulator, movies)
+            except (EmucoreError, OSError) as exc:
+                raise ValueError(f"an episode movie cannot be used: {describe(exc)}") from exc
+            over = _not_in(emulator, over, recorded)
+            kept = [episode_examples(emulator, [snaps], margin=min(PLAY_MARGIN, len(snaps) - 2))
+                    for _, snaps in plays]
+            episodes = _sum([*kept, *([recorded] if recorded else [])])
+            rules = done_rules(emulator, alive, over, episodes=episodes, data=data, limit=limit)
+            if not rules and plays:  # the kept play disagrees with the marks: the marks win, and it is said
+                plain = [s for m, _ in plays if (s := self._state(m)) is not None]
+                rules = done_rules(emulator, alive, over + plain, episodes=recorded, data=data, limit=limit)
+                frames = ", ".join(str(m.frame) for m, _ in plays)
+                rules.warnings.insert(0, f"no rule separates the play kept before the game over at frame {frames} "
+                                      "from the marks: it is left out (did the play go through an earlier game "
+                                      "over, or is an alive mark past the game over?)")
+        if not rules:
+            raise ValueError(NO_RULE)
+        unique: dict[str, DoneRule] = {}  # a byte's "nonzero" and "not-equal 0" write the same rule
+        for rule in rules:
+            unique.setdefault(json.dumps([rule.variables, rule.done], sort_keys=True), rule)
+        return DoneRules(unique.values(), rules.warnings)
+
+    @staticmethod
+    def _movie_examples(emulator: Any, movies: list[Path]) -> DoneExamples | None:
+        if not movies:
+            return None
+        try:
+            return episode_examples(emulator, movies, margin=MOVIE_MARGIN)
+        except ValueError:  # a movie shorter than the margin: take every movie without one
+            return episode_examples(emulator, movies)
+
+    def preview(self, rule: DoneRule) -> list[Preview]:
+        """Each regression movie's first frame where ``rule`` fires, beside its expected done frame."""
+        return preview_rule(self.session.folder, rule)
+
+    def accept(self, rule: DoneRule, *, doc: ScenarioDocument | None = None,
+               watch: Watch | None = None) -> Accepted:
+        """Writes the rule's new variables into data.json and makes it scenario.json's ``done``
+        (through ``watch`` and ``doc`` when given, so their views reload)."""
+        return accept_rule(self.session.folder, rule, doc=doc, watch=watch)
+
+
+def _not_in(emulator: Any, over: list[bytes], recorded: DoneExamples | None) -> list[bytes]:
+    """The game-over marks that are not the end of an episode movie (marking a game over while
+    episodes are recorded ends the episode there: the same game over, not a second one)."""
+    if recorded is None or not over:
+        return over
+    ends = [snap.buf for snap in recorded.over]
+    snaps = list(snapshots_of(emulator, over, "game-over mark"))
+    return [state for state, snap in zip(over, snaps) if not any(np.array_equal(snap.buf, end) for end in ends)]
+
+
+def _picture_name(state_file: str) -> str:
+    return state_file[: -len(".state")] + ".png"
+
+
+def _sum(examples: list[DoneExamples]) -> DoneExamples | None:
+    total = None
+    for part in examples:
+        total = part if total is None else total + part
+    return total
+
+
+def _mark_ok(entry: object) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    kind, file, frame, play = entry.get("kind"), entry.get("file"), entry.get("frame"), entry.get("play")
+    if play is not None and (kind != "over" or not isinstance(play, str) or not PLAY_FILE.match(play)):
+        return False
+    return (kind in KINDS and isinstance(file, str) and bool(MARK_FILE.match(file)) and file.startswith(kind)
+            and isinstance(frame, int) and not isinstance(frame, bool) and 0 <= frame < 1 << 62)
+
+
+def rule_terms(rule: DoneRule, data: dict[str, Any]) -> list[str]:
+    """One line per test: ``gameover (new, 0x12 |u1) nonzero`` or ``lives (data.json) equal 0``."""
+    lines = []
+    names = list(rule.done["variables"])
+    for name, test in zip(names, rule.tests):
+        spec = rule.done["variables"][name]
+        where = f"{test.address:#x} {test.type}" + (f" mask {test.mask:#x}" if test.mask is not None else "")
+        origin = "new variable" if name in rule.variables else ("data.json" if name in data else "variable")
+        reference = f" {spec['reference']}" if "reference" in spec else ""
+        lines.append(f"{name} ({origin}, {where}) {spec['op']}{reference}")
+    return lines
+
+
+__all__ = ["DoneMarks", "Mark", "rule_terms"]

@@ -1,0 +1,1 @@
+"""The studio's search feature: its models, no Qt."""

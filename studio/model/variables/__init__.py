@@ -1,0 +1,1 @@
+"""The studio's variables feature: its models, no Qt."""

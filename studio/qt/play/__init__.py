@@ -1,0 +1,1 @@
+"""The studio's play feature: its views."""
