@@ -152,8 +152,8 @@ class AgentDialog(QDialog):
             buttons.addWidget(b)
         buttons.addStretch(1)
 
-        self.screen = GameView()
-        self.screen.setMinimumSize(256, 224)
+        self.game_view = GameView()
+        self.game_view.setMinimumSize(256, 224)
         self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
         self.plot.setLabel("left", "cumulative reward")
         self.plot.setLabel("bottom", "step")
@@ -178,7 +178,7 @@ class AgentDialog(QDialog):
         left_layout = QVBoxLayout(left)
         left_layout.addLayout(form)
         left_layout.addLayout(buttons)
-        left_layout.addWidget(self.screen, 1)
+        left_layout.addWidget(self.game_view, 1)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.plot)
         right.addWidget(self.table)
@@ -245,8 +245,8 @@ class AgentDialog(QDialog):
         self.save_button.setEnabled(False)
         address = self.ray_edit.text().strip() or None
         self._on_ray = address is not None
-        self.screen.show_placeholder(f"Playing on the Ray cluster at {address}: the frames stay there. Each episode "
-                                     "shows on the right as it comes back." if address else "")
+        self.game_view.show_placeholder(f"Playing on the Ray cluster at {address}: the frames stay there. Each "
+                                        "episode shows on the right as it comes back." if address else "")
         self.status.setText(f"Running on the Ray cluster at {address}..." if address else "Running...")
         kwargs = {
             "state": self.state,
@@ -292,7 +292,7 @@ class AgentDialog(QDialog):
             frame, self._frame = self._frame, None
             points, self._points = self._points, []
         if frame is not None:
-            self.screen.show_frame(frame)
+            self.game_view.show_frame(frame)
         touched = set()
         for episode, step, total in points:
             _, xs, ys = self._curve(episode)

@@ -64,7 +64,7 @@ class PokeTestDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Poke test: {name}")
         self._run = run
-        self.result: PokeResult | None = None
+        self.last_result: PokeResult | None = None
         low, high = value_range(type_text)
         self.value = QLineEdit("" if current is None or low == high else str(default_value(current, type_text)))
         self.value.setToolTip(f"What to write ({low} to {high}; 0x for hex); it must differ from {current}")
@@ -105,7 +105,7 @@ class PokeTestDialog(QDialog):
             self.verdict.setText(str(exc))
             self.verdict.setToolTip("")
             return None
-        self.result = result
+        self.last_result = result
         self.verdict.setStyleSheet("")
         self.verdict.setText(result.verdict())
         self.verdict.setToolTip(describe_result(result))

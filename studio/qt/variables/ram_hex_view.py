@@ -48,7 +48,7 @@ class HexView(QAbstractScrollArea):
     def __init__(self, ram: Ram, parent: QWidget | None = None):
         super().__init__(parent)
         self.ram = ram
-        self.cursor = 0
+        self.cursor_offset = 0
         self.fade_frames = 60.0
         self.frozen: set[int] = set()  # offsets shown as frozen
         self._nibble: int | None = None  # the high digit typed so far
@@ -85,12 +85,12 @@ class HexView(QAbstractScrollArea):
         return self.hex_x + (3 * column + column // GROUP) * self.cw
 
     @property
-    def size(self) -> int:
+    def region_size(self) -> int:
         return self.ram.region.size if self.ram.region else 0
 
     @property
     def rows(self) -> int:
-        return (self.size + BYTES_PER_ROW - 1) // BYTES_PER_ROW
+        return (self.region_size + BYTES_PER_ROW - 1) // BYTES_PER_ROW
 
     def visible_rows(self) -> int:
         return max(1, (self.viewport().height() - self.lh) // self.lh)
@@ -103,7 +103,7 @@ class HexView(QAbstractScrollArea):
         """Call after the model's region changed: re-lays out and goes to offset 0."""
         self._measure()
         self._update_scrollbars()
-        self.cursor = 0
+        self.cursor_offset = 0
         self.verticalScrollBar().setValue(0)
         self.editor.hide()
         self.viewport().update()
@@ -134,7 +134,7 @@ class HexView(QAbstractScrollArea):
 
     def set_cursor(self, offset: int, *, scroll: bool = True) -> None:
         """Moves the cursor to a logical offset of the region (clamped) and scrolls to it."""
-        offset = min(max(int(offset), 0), max(self.size - 1, 0))
+        offset = min(max(int(offset), 0), max(self.region_size - 1, 0))
         self._nibble = None
         if scroll:
             row, first, page = offset // BYTES_PER_ROW, self.first_row, self.visible_rows()
@@ -142,15 +142,15 @@ class HexView(QAbstractScrollArea):
                 self.verticalScrollBar().setValue(row)
             elif row >= first + page:
                 self.verticalScrollBar().setValue(row - page + 1)
-        if offset != self.cursor:
-            self.cursor = offset
+        if offset != self.cursor_offset:
+            self.cursor_offset = offset
             self.cursorMoved.emit(offset)
         self.viewport().update()
 
     def go_to(self, offset: int) -> None:
         """Moves the cursor to ``offset`` and shows its row at the top of the view."""
         self.set_cursor(offset, scroll=False)
-        self.verticalScrollBar().setValue(self.cursor // BYTES_PER_ROW)
+        self.verticalScrollBar().setValue(self.cursor_offset // BYTES_PER_ROW)
 
     def offset_at(self, pos: QPoint) -> int | None:
         """The offset of the byte at a viewport position, None outside the bytes."""
@@ -170,7 +170,7 @@ class HexView(QAbstractScrollArea):
         if column is None:
             return None
         offset = row * BYTES_PER_ROW + column
-        return offset if offset < self.size else None
+        return offset if offset < self.region_size else None
 
     def byte_rect(self, offset: int) -> QRect:
         """Where the hex digits of ``offset`` are drawn, in viewport coordinates."""
@@ -184,9 +184,9 @@ class HexView(QAbstractScrollArea):
         """Opens the inline editor on a byte (double-click or Enter)."""
         if offset is not None:
             self.set_cursor(offset)
-        if not self.size:
+        if not self.region_size:
             return
-        values, _ = self.ram.view(self.cursor, 1)
+        values, _ = self.ram.view(self.cursor_offset, 1)
         self.editor.setText(HEX[int(values[0])] if len(values) else "")
         self._place_editor()
         self.editor.show()
@@ -194,7 +194,7 @@ class HexView(QAbstractScrollArea):
         self.editor.setFocus()
 
     def _place_editor(self) -> None:
-        rect = self.byte_rect(self.cursor)
+        rect = self.byte_rect(self.cursor_offset)
         self.editor.setGeometry(rect.x(), rect.y(), round(3 * self.cw + 8), self.lh)
 
     def _commit_editor(self) -> None:
@@ -202,7 +202,7 @@ class HexView(QAbstractScrollArea):
         self.editor.hide()
         self.setFocus()
         if text:
-            offset = self.cursor
+            offset = self.cursor_offset
             self.pokeRequested.emit(offset, int(text, 16))
             self.set_cursor(offset + 1)
 
@@ -236,31 +236,32 @@ class HexView(QAbstractScrollArea):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key, page = event.key(), self.visible_rows() * BYTES_PER_ROW
-        moves = {
+        moves: dict[int, int] = {  # event.key() is an int; Qt.Key is an IntEnum
             Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: -BYTES_PER_ROW,
             Qt.Key.Key_Down: BYTES_PER_ROW, Qt.Key.Key_PageUp: -page, Qt.Key.Key_PageDown: page,
         }
+        row_start = self.cursor_offset - self.cursor_offset % BYTES_PER_ROW
         if key in moves:
-            self.set_cursor(self.cursor + moves[key])
+            self.set_cursor(self.cursor_offset + moves[key])
         elif key == Qt.Key.Key_Home:
             ctrl = event.modifiers() & Qt.KeyboardModifier.ControlModifier
-            self.set_cursor(0 if ctrl else self.cursor - self.cursor % BYTES_PER_ROW)
+            self.set_cursor(0 if ctrl else row_start)
         elif key == Qt.Key.Key_End:
             ctrl = event.modifiers() & Qt.KeyboardModifier.ControlModifier
-            self.set_cursor(self.size - 1 if ctrl else self.cursor - self.cursor % BYTES_PER_ROW + BYTES_PER_ROW - 1)
+            self.set_cursor(self.region_size - 1 if ctrl else row_start + BYTES_PER_ROW - 1)
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.start_edit()
         elif key == Qt.Key.Key_Escape:
             self._nibble = None
             self.viewport().update()
-        elif event.text() and event.text() in HEX_DIGITS and self.size:
+        elif event.text() and event.text() in HEX_DIGITS and self.region_size:
             digit = int(event.text(), 16)
             if self._nibble is None:
                 self._nibble = digit
                 self.viewport().update()
             else:
                 value, self._nibble = self._nibble * 16 + digit, None
-                offset = self.cursor
+                offset = self.cursor_offset
                 self.pokeRequested.emit(offset, value)
                 self.set_cursor(offset + 1)
         else:
@@ -317,12 +318,12 @@ class HexView(QAbstractScrollArea):
             painter.drawText(QPointF(self.hex_x, y), _grouped([HEX[b] if b else "  " for b in chunk]))
             painter.drawText(QPointF(self.ascii_x, y), "".join(ASCII[b] for b in chunk))
         # the cursor, over its byte in both columns
-        if first <= self.cursor < first + len(values):
-            value = data[self.cursor - first]
+        if first <= self.cursor_offset < first + len(values):
+            value = data[self.cursor_offset - first]
             highlight = palette.color(QPalette.ColorRole.Highlight)
-            self._fill_byte(painter, self.cursor, highlight if self._nibble is None else highlight.darker(140))
+            self._fill_byte(painter, self.cursor_offset, highlight if self._nibble is None else highlight.darker(140))
             painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
-            row, column = self.cursor // BYTES_PER_ROW - first_row, self.cursor % BYTES_PER_ROW
+            row, column = self.cursor_offset // BYTES_PER_ROW - first_row, self.cursor_offset % BYTES_PER_ROW
             y = lh + row * lh + ascent
             label = HEX[value] if self._nibble is None else f"{self._nibble:X}_"
             painter.drawText(QPointF(self.byte_x(column), y), label)

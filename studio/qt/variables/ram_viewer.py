@@ -8,6 +8,8 @@ changed are highlighted, fading over about a second of play. All writes go throu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
@@ -230,7 +232,7 @@ class RamViewer(QWidget):
         if region is None or not region.size:
             self.readout_box.setTitle("No memory")
             return
-        offset = self.hex.cursor
+        offset = self.hex.cursor_offset
         where = f"offset 0x{offset:X} of {region.raw}" if region.raw else f"0x{region.start + offset:X}"
         self.readout_box.setTitle(f"Value at {where}")
         for type_text, value in self.ram.readout(offset):
@@ -308,7 +310,7 @@ class RamViewer(QWidget):
         menu.addAction(f"Freeze at {value:02X} (|u1)", lambda: self.freeze(offset, "|u1"))
         freeze_as = menu.addMenu("Freeze as")
         for type_text, decoded in self.ram.readout(offset):
-            freeze_as.addAction(f"{type_text}  = {decoded}", lambda t=type_text: self.freeze(offset, t))
+            freeze_as.addAction(f"{type_text}  = {decoded}", self._freeze_slot(offset, type_text))
         frozen = self._freezes_at(offset)
         unfreeze = QAction("Unfreeze", menu)
         unfreeze.setEnabled(bool(frozen))
@@ -317,11 +319,19 @@ class RamViewer(QWidget):
         if region.raw is None:
             add = menu.addMenu("Add variable")
             for type_text in self.ram.types:
-                add.addAction(type_text, lambda t=type_text: self._add_variable(address, t))
+                add.addAction(type_text, self._add_variable_slot(address, type_text))
         menu.addSeparator()
         text = f"{offset:#x}" if region.raw else f"{address:#x}"
         menu.addAction(f"Copy address {text}", lambda: QGuiApplication.clipboard().setText(text))
         return menu
+
+    def _freeze_slot(self, offset: int, type_text: str) -> Callable[[], None]:
+        """A menu entry's slot: freezes ``offset`` as ``type_text`` (called with no argument)."""
+        return lambda: self.freeze(offset, type_text)
+
+    def _add_variable_slot(self, address: int, type_text: str) -> Callable[[], None]:
+        """A menu entry's slot: adds a variable at ``address`` as ``type_text`` (called with no argument)."""
+        return lambda: self._add_variable(address, type_text)
 
     def _add_variable(self, address: int, type_text: str) -> None:
         try:

@@ -203,12 +203,12 @@ class VariablesPanel(QWidget):
         poke.setToolTip("Poke a value on a scratch copy of the game: a real counter, a copy, or not shown?")
         about.setToolTip("How the selected variable was found, and your note about it")
         #: Poke test, "About this variable" and the table's context menu.
-        self.actions = VariableActions(self, self)
-        poke.clicked.connect(lambda: self.actions.open_poke_test())
-        about.clicked.connect(lambda: self.actions.show_about())
+        self.variable_actions = VariableActions(self, self)
+        poke.clicked.connect(lambda: self.variable_actions.open_poke_test())
+        about.clicked.connect(lambda: self.variable_actions.show_about())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(
-            lambda pos: self.actions.context_menu(pos).popup(self.table.viewport().mapToGlobal(pos)))
+            lambda pos: self.variable_actions.context_menu(pos).popup(self.table.viewport().mapToGlobal(pos)))
         self.message = QLabel()
         self.message.setWordWrap(True)
         buttons = QHBoxLayout()

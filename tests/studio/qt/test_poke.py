@@ -162,8 +162,8 @@ def test_the_poke_test_button_asks_runs_and_shows_the_verdict(qtbot, panel):
     assert dialog.isVisible() and dialog.windowTitle() == "Poke test: lives"
     assert dialog.value.text() == str(session.emulator.read(*NES_LIVES) + 1) and dialog.frames.value() == DEFAULT_FRAMES
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
-    assert dialog.verdict.text().startswith("A real value") and dialog.result.stayed
-    assert panel.message.text() == f"lives: {dialog.result.verdict()}"
+    assert dialog.verdict.text().startswith("A real value") and dialog.last_result.stayed
+    assert panel.message.text() == f"lives: {dialog.last_result.verdict()}"
     assert "Read back after each frame" in panel.message.toolTip() and "Read back" in dialog.verdict.toolTip()
     assert session.emulator.get_state() == state
 
@@ -176,7 +176,7 @@ def test_the_context_menu_offers_the_poke_test_of_the_row(qtbot, panel):
     from studio.qt.variables.poke_dialog import PokeTestDialog
 
     row = panel.model.names.index("score_digits")
-    menu = panel.actions.context_menu(panel.table.visualRect(panel.model.index(row, 0)).center())
+    menu = panel.variable_actions.context_menu(panel.table.visualRect(panel.model.index(row, 0)).center())
     assert panel.selected_names() == ["score_digits"]
     actions = {a.text(): a for a in menu.actions()}
     assert set(actions) == {"Poke test...", "About this variable...", "Remove"}
@@ -190,5 +190,5 @@ def test_the_context_menu_offers_the_poke_test_of_the_row(qtbot, panel):
 
 def test_without_a_selection_the_dock_says_so(panel):
     panel.table.clearSelection()
-    assert panel.actions.open_poke_test() is None and panel.actions.show_about() is None
+    assert panel.variable_actions.open_poke_test() is None and panel.variable_actions.show_about() is None
     assert "Select a variable" in panel.message.text()

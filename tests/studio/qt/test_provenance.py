@@ -161,7 +161,7 @@ def test_about_shows_the_record_and_saves_the_note(qtbot, panel):
     assert panel.watch.provenance.get("hearts").note == "3 at the start, lost every 300 frames"
     assert name_tooltip(panel, "hearts").endswith("Note: 3 at the start, lost every 300 frames")
 
-    menu = panel.actions.context_menu(panel.table.visualRect(panel.model.index(0, 0)).center())
+    menu = panel.variable_actions.context_menu(panel.table.visualRect(panel.model.index(0, 0)).center())
     next(a for a in menu.actions() if a.text() == "About this variable...").trigger()
     unknown = [d for d in panel.findChildren(VariableAboutDialog) if d.isVisible()][-1]
     assert unknown.name == panel.model.names[0] and "not recorded" in unknown.how.text()

@@ -33,7 +33,7 @@ def test_the_hex_view_shows_logical_bytes_at_an_address(viewer):
     viewer.session.advance(30)
     assert viewer.go_to("FF0010")
     hexview = viewer.hex
-    assert hexview.cursor == 0x10 and hexview.first_row == 1
+    assert hexview.cursor_offset == 0x10 and hexview.first_row == 1
     expected = memory(viewer).read_bytes(0xFF0010, 16)
     assert hexview.row_text(1).startswith("FF0010  " + hex_row(expected, group=8))
     assert viewer.readout_box.title() == "Value at 0xFF0010"
@@ -43,12 +43,12 @@ def test_the_hex_view_shows_logical_bytes_at_an_address(viewer):
 def test_go_to_accepts_hex_and_decimal_and_reports_unmapped(viewer):
     for text, offset in (("0xFF0012", 0x12), ("16711700", 0x14), ("$FF0100", 0x100), ("FFFFF0", 0xFFF0)):
         assert viewer.go_to(text)
-        assert viewer.hex.cursor == offset
+        assert viewer.hex.cursor_offset == offset
     assert not viewer.go_to("0x10")
     assert "not in" in viewer.message.text() and viewer.message.isVisible()
     viewer.go.setText("FF0012")
     viewer.go.returnPressed.emit()
-    assert viewer.hex.cursor == 0x12 and not viewer.message.isVisible()
+    assert viewer.hex.cursor_offset == 0x12 and not viewer.message.isVisible()
 
 
 def test_poking_a_byte_by_double_click_and_by_typing(qtbot, viewer):
@@ -56,7 +56,7 @@ def test_poking_a_byte_by_double_click_and_by_typing(qtbot, viewer):
     viewer.go_to("FF0012")
     hexview.go_to(0x12)
     qtbot.mouseDClick(hexview.viewport(), Qt.MouseButton.LeftButton, pos=hexview.byte_rect(0x12).center())
-    assert hexview.editor.isVisible() and hexview.cursor == 0x12
+    assert hexview.editor.isVisible() and hexview.cursor_offset == 0x12
     hexview.editor.selectAll()
     qtbot.keyClicks(hexview.editor, "2A")
     qtbot.keyClick(hexview.editor, Qt.Key.Key_Return)
@@ -69,7 +69,7 @@ def test_poking_a_byte_by_double_click_and_by_typing(qtbot, viewer):
     hexview.setFocus()
     with qtbot.assertNotEmitted(shortcut.triggered):
         qtbot.keyClicks(hexview, "7f")
-    assert viewer.session.emulator.read(0xFF0013, "|u1") == 0x7F and hexview.cursor == 0x14
+    assert viewer.session.emulator.read(0xFF0013, "|u1") == 0x7F and hexview.cursor_offset == 0x14
     viewer.select_region(next(i for i, r in enumerate(viewer.ram.regions) if r.raw == "system_ram"))
     viewer.poke(0x12, 0x33)  # raw region: raw offsets
     assert viewer.session.emulator.read(0xFF0013, "|u1") == 0x33

@@ -39,7 +39,7 @@ def test_the_dialog_plays_on_the_cluster_what_it_plays_here(qtbot, ray_cluster, 
     assert [row[3] for row in rows] == ["frame >= 50 (is 50)"] * 4
     assert len({there.table.item(r, 4).text() for r in range(4)}) == 2  # the node column: both nodes played
     assert len(there._curves) == 4 and all(len(xs) == 49 for _, xs, _ in there._curves.values())
-    assert "frames stay there" in there.screen.placeholder and here.screen.placeholder == ""
+    assert "frames stay there" in there.game_view.placeholder and here.game_view.placeholder == ""
     assert there.report.best_movie is not None and there.report.returns == here.report.returns
     here.close()
     there.close()
