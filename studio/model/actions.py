@@ -1,6 +1,7 @@
 """The studio's commands, declared once: menus, shortcuts and the shortcut reference come from here.
 
-Each entry names a method of the main window's controller; Qt only materialises the table.
+Each entry names its command: a function of the workspace in :mod:`studio.model.commands`, or else a Qt-only
+one (a dialog) in ``studio.qt.commands``; Qt only materialises the table.
 """
 
 from __future__ import annotations

@@ -158,13 +158,13 @@ def play_movie_dialog(window: MainWindow) -> None:
 # ---- view ----
 
 def toggle_integer_scaling(window: MainWindow) -> None:
-    window.settings.integer_scaling = window.actions["integer_scaling"].isChecked()
+    window.settings.integer_scaling = window.menu_actions["integer_scaling"].isChecked()
     window.view.integer_scaling = window.settings.integer_scaling
     window.view.update()
 
 
 def toggle_mute(window: MainWindow) -> None:
-    window.settings.muted = window.actions["mute"].isChecked()
+    window.settings.muted = window.menu_actions["mute"].isChecked()
     window.audio.set_muted(window.settings.muted)
 
 

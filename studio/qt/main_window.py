@@ -9,11 +9,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QLabel, QMainWindow
 
-from studio.model.actions import ACTIONS
-from studio.model.commands import COMMANDS
 from studio.model.events import Connections
 from studio.model.play.gamepad import GamepadPoller
 from studio.model.play.recovery import Recovery
@@ -22,7 +19,7 @@ from studio.model.scenario.regression_recheck import Recheck
 from studio.model.set_aside import OpenProblem
 from studio.model.variables.watch import Watch
 from studio.model.workspace import Workspace
-from studio.qt import commands
+from studio.qt import commands, menus
 from studio.qt.docks import Docks
 from studio.qt.play.audio_buffer_output import AudioOutput
 from studio.qt.play.input_router_keys import GameInput
@@ -64,8 +61,8 @@ class MainWindow(QMainWindow):
             self.docks.docks[key] for key in ("states", "variables", "search", "scenario", "ram"))
         self.search_tabs.screen_typed.connect(lambda: self.view.setFocus())
         self.search_tabs.variable_found.connect(self.variables_panel.add_variable)
-        self.actions: dict[str, QAction] = {}
-        self._build_menus()
+        self.menu_actions, self.recent_menu = menus.build_menus(self)
+        commands.build_recent_menu(self)
         self.game_input = GameInput(self, workspace.input, self.view.set_keys_to_game)
         self.advance_count = 10
         self.audio = AudioOutput(workspace.session.emulator.get_audio_rate())
@@ -99,37 +96,9 @@ class MainWindow(QMainWindow):
 
     # ---- construction ----
 
-    def _build_menus(self) -> None:
-        menus = {}
-        for spec in ACTIONS:
-            menu = menus.get(spec.menu) or self.menuBar().addMenu(spec.menu)
-            menus[spec.menu] = menu
-            action = QAction(spec.title, self)
-            if spec.shortcut:
-                action.setShortcut(QKeySequence(spec.shortcut))
-            action.setCheckable(spec.checkable)
-            action.triggered.connect(self.command(spec.handler))
-            menu.addAction(action)
-            self.actions[spec.id] = action
-        for dock in self.docks.docks.values():
-            menus["&View"].addAction(dock.toggleViewAction())
-        menus["&File"].insertAction(self.actions["quit"], self.actions["check_integration"])  # beside Export
-        self.recent_menu = menus["&File"].addMenu("Open &recent")
-        menus["&File"].insertMenu(self.actions["quit"], self.recent_menu)
-        commands.build_recent_menu(self)
-        self.actions["integer_scaling"].setChecked(self.settings.integer_scaling)
-        self.actions["mute"].setChecked(self.settings.muted)
-
     def command(self, name: str) -> Callable[[], None]:
-        """The action table's handler ``name``: a workspace command (its status line shown), or a Qt one."""
-        if name in COMMANDS:
-            def run() -> None:
-                said = COMMANDS[name](self.workspace)
-                if said:
-                    self.statusBar().showMessage(said, 4000)
-            return run
-        qt_command = getattr(commands, name)
-        return lambda: qt_command(self)
+        """What the action table's handler ``name`` runs (see :mod:`studio.qt.menus`)."""
+        return menus.command(self, name)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -142,8 +111,8 @@ class MainWindow(QMainWindow):
     def apply_default_layout(self) -> None:
         """The game takes most of the window: the side docks get what their panels need, 30% to 45% of the
         width (below that they scroll), and the RAM dock ~24% of the height."""
-        side = (self.states_dock, self.variables_dock, self.search_dock, self.scenario_dock)
-        needed = max(dock.widget().widget().minimumSizeHint().width() for dock in side) + 8
+        side = (self.states_panel, self.variables_panel, self.search_tabs, self.scenario_editor)
+        needed = max(panel.minimumSizeHint().width() for panel in side) + 8
         width = min(max(needed, int(self.width() * 0.3)), int(self.width() * 0.45))
         self.resizeDocks([self.states_dock], [width], Qt.Orientation.Horizontal)
         self.resizeDocks([self.ram_dock], [max(150, int(self.height() * 0.24))], Qt.Orientation.Vertical)
@@ -160,8 +129,8 @@ class MainWindow(QMainWindow):
     def save_layout(self) -> None:
         if not self.persist:
             return
-        self.settings.window_geometry = bytes(self.saveGeometry().toBase64()).decode()
-        self.settings.window_state = bytes(self.saveState().toBase64()).decode()
+        self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode()
+        self.settings.window_state = bytes(self.saveState().toBase64().data()).decode()
         self.settings.save()
 
     # ---- the game ----
@@ -248,7 +217,7 @@ class MainWindow(QMainWindow):
         state = "paused" if session.paused else ("rewinding" if session.rewinding else f"{self._fps:5.1f} fps")
         movie = f"   {session.movie_state}" if session.movie_state else ""
         self.status.setText(f"frame {session.frame}   {state}   speed {speed}{movie}   {session.emulator.core.lib}")
-        self.actions["pause"].setChecked(session.paused)
+        self.menu_actions["pause"].setChecked(session.paused)
 
     # ---- drag and drop, close ----
 

@@ -107,7 +107,7 @@ def test_bare_rom_to_a_trained_integration(qtbot, bare_rom, tmp_path):
     finder, wizard = window.search_tabs.from_screen, window.search_tabs.labels
 
     def type_the_score() -> None:
-        window.actions["find_from_screen"].trigger()
+        window.menu_actions["find_from_screen"].trigger()
         finder.shown.setText(str(me.read(SCORE)))  # "Score: 20"
         finder.shown.returnPressed.emit()
         me.did("Ctrl+J, type the score, Enter", 4)
@@ -183,7 +183,7 @@ def test_bare_rom_to_a_trained_integration(qtbot, bare_rom, tmp_path):
     me.did("Movie > Record episodes, OK", 2)
     me.play_until(lambda: me.read(PHASE) == 1 and me.read(LIVES) == 0, limit=6000)
     me.play(30)
-    window.actions["mark_over"].trigger()
+    window.menu_actions["mark_over"].trigger()
     me.did("Ctrl+Shift+G at the game over")
     session.stop_recording()
     me.did("Ctrl+.")

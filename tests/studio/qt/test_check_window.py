@@ -30,7 +30,7 @@ def played(qtbot, tmp_path):
     finder.make_variable(index, "score")
     while not session.emulator.read(GAME_OVER, "|u1"):
         hold(session, "A", 1)
-    window.actions["mark_over"].trigger()
+    window.menu_actions["mark_over"].trigger()
     session.stop_recording()
     box = window.scenario_editor.done_suggest
     box.suggest()

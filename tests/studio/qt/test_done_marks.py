@@ -292,10 +292,10 @@ def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views
     box = window.scenario_editor.done_suggest
     shortcuts = {spec.shortcut for spec in ACTIONS if spec.shortcut}
     assert len(shortcuts) == len([s for s in ACTIONS if s.shortcut])  # no shortcut twice
-    assert window.actions["mark_alive"].shortcut().toString() == "Ctrl+Shift+L"
+    assert window.menu_actions["mark_alive"].shortcut().toString() == "Ctrl+Shift+L"
     assert "no game-over example yet" in box.suggest() and not box.message.isHidden()
     session = window.session
-    mark_two_games(session, alive=window.actions["mark_alive"].trigger, over=box.buttons["over"].click)
+    mark_two_games(session, alive=window.menu_actions["mark_alive"].trigger, over=box.buttons["over"].click)
     assert window.statusBar().currentMessage() == "marked frame 1799 as alive"
     assert box.counts.text() == ("alive marks: 9   game-over marks: 2 (2 with the play before it)   "
                                  "episode movies: 0")

@@ -61,9 +61,9 @@ def hold(session: Session, button: str | None, frames: int) -> None:
 def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, bare_nes):
     window = open_window(qtbot, bare_nes)
     session, dock = window.session, window.search_tabs
-    window.actions["find_from_screen"].trigger()  # Ctrl+J: the field, ready to type
+    window.menu_actions["find_from_screen"].trigger()  # Ctrl+J: the field, ready to type
     assert dock.current_page is dock.from_screen
-    assert window.actions["find_from_screen"].shortcut().toString() == "Ctrl+J"
+    assert window.menu_actions["find_from_screen"].shortcut().toString() == "Ctrl+J"
     finder = dock.from_screen
     for frames in (30, 45, 80):
         hold(session, "A", frames)

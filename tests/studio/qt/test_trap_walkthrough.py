@@ -34,7 +34,7 @@ def test_the_trap_game_from_scratch_to_a_correct_checked_integration(qtbot, tmp_
         session.set_buttons(0, 0)
 
     def type_shown(text: str) -> None:
-        window.actions["find_from_screen"].trigger()
+        window.menu_actions["find_from_screen"].trigger()
         finder.shown.setText(text)
         finder.shown.returnPressed.emit()
         did("Ctrl+J, type what the HUD shows, Enter", 3)
@@ -74,7 +74,7 @@ def test_the_trap_game_from_scratch_to_a_correct_checked_integration(qtbot, tmp_
     # 3. the done rule: play on through two deaths with lives left, mark the game over when it shows
     while not memory.read(GAME_OVER, "|u1"):
         play(None, 1)
-    window.actions["mark_over"].trigger()
+    window.menu_actions["mark_over"].trigger()
     did("Ctrl+Shift+G at GAME OVER")
     box = window.scenario_editor.done_suggest
     window.scenario_dock.raise_()

@@ -23,7 +23,7 @@ def test_the_game_has_the_keys_at_start_up(qtbot, window):
 
 def test_enter_that_confirms_a_checkpoint_never_reaches_the_game(qtbot, window):
     finder = window.search_tabs.from_screen
-    window.actions["find_from_screen"].trigger()
+    window.menu_actions["find_from_screen"].trigger()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is finder.shown, timeout=2000)
     assert not window.view.keys_to_game  # the bar: keys go to the field
     qtbot.keyClicks(finder.shown, str(score(window)))
@@ -42,7 +42,7 @@ def test_enter_that_confirms_a_checkpoint_never_reaches_the_game(qtbot, window):
 
 def test_after_a_dialog_the_keys_are_the_games_without_a_click(qtbot, window):
     finder = window.search_tabs.from_screen
-    window.actions["find_from_screen"].trigger()
+    window.menu_actions["find_from_screen"].trigger()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is finder.shown, timeout=2000)
 
     def answer() -> None:

@@ -28,8 +28,8 @@ def score(window: MainWindow) -> int:
 
 def test_every_action_is_in_a_menu(qtbot, demo):
     window = make_window(qtbot, demo)
-    assert set(window.actions) == {spec.id for spec in ACTIONS}
-    assert window.actions["pause"].shortcut().toString() == "P"
+    assert set(window.menu_actions) == {spec.id for spec in ACTIONS}
+    assert window.menu_actions["pause"].shortcut().toString() == "P"
 
 
 def test_keyboard_play_and_quick_slots(qtbot, demo):

@@ -1,0 +1,59 @@
+"""The menu bar, made from the action table: one QAction per entry, triggering its command.
+
+A handler name of the table is a workspace command (:data:`studio.model.commands.COMMANDS`, whose status line
+the window shows) or else a Qt-only command of :mod:`studio.qt.commands`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from studio.model.actions import ACTIONS
+from studio.model.commands import COMMANDS
+from studio.qt import commands
+
+if TYPE_CHECKING:
+    from studio.qt.main_window import MainWindow
+
+
+def command(window: MainWindow, name: str) -> Callable[[], None]:
+    """What the action table's handler ``name`` runs in ``window``."""
+    if name in COMMANDS:
+        workspace_command = COMMANDS[name]
+
+        def run() -> None:
+            said = workspace_command(window.workspace)
+            if said:
+                window.statusBar().showMessage(said, 4000)
+        return run
+    qt_command = getattr(commands, name)
+    return lambda: qt_command(window)
+
+
+def build_menus(window: MainWindow) -> tuple[dict[str, QAction], QMenu]:
+    """The menus of ``window`` from the action table, the docks' toggles under View; the actions by id, and
+    the "Open recent" menu."""
+    menus: dict[str, QMenu] = {}
+    actions: dict[str, QAction] = {}
+    for spec in ACTIONS:
+        menu = menus.get(spec.menu) or window.menuBar().addMenu(spec.menu)
+        menus[spec.menu] = menu
+        action = QAction(spec.title, window)
+        if spec.shortcut:
+            action.setShortcut(QKeySequence(spec.shortcut))
+        action.setCheckable(spec.checkable)
+        action.triggered.connect(command(window, spec.handler))
+        menu.addAction(action)
+        actions[spec.id] = action
+    for dock in window.docks.docks.values():
+        menus["&View"].addAction(dock.toggleViewAction())
+    menus["&File"].insertAction(actions["quit"], actions["check_integration"])  # beside Export
+    recent = QMenu("Open &recent", window)
+    menus["&File"].insertMenu(actions["quit"], recent)
+    actions["integer_scaling"].setChecked(window.settings.integer_scaling)
+    actions["mute"].setChecked(window.settings.muted)
+    return actions, recent
