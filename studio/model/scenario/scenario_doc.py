@@ -2,9 +2,10 @@
 
 :class:`ScenarioDocument` owns ``scenario.json`` (and the Lua files it lists) while the studio
 has it open. Every edit changes the decoded JSON object and is written at once, atomically,
-through :func:`emucore.integration.dump_scenario_json`, then linted. The document is also
-evaluated on the running game by the env's own evaluator (:class:`emucore.scenario.evaluator.Evaluator`),
-once per emulated frame, so the reward the studio shows is the reward training sees.
+through :func:`emucore.integration.dump_scenario_json`, then linted
+(:mod:`~studio.model.scenario.scenario_doc_lint`). The document is also evaluated on the running
+game by the env's own evaluator, once per emulated frame, so the reward the studio shows is the
+reward training sees: that half is :class:`~studio.model.scenario.scenario_doc_evaluation.LiveEvaluation`.
 
 Keys name places in the scenario as lint does: ``reward.variables.score``, ``done.nodes.lost.
 variables.lives``, ``crop``, ``actions``. A done node is addressed by the tuple of node names
@@ -19,44 +20,29 @@ from the top (``()`` is ``done`` itself).
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from psygnal import Signal, SignalGroup
 
 from emucore.integration import (
     DATA_FILE,
     SCENARIO_FILE,
     IntegrationError,
     LintFinding,
-    lint,
     read_data_file,
     write_scenario_json,
     write_script,
 )
 from emucore.lua import LuaError, LuaScripts
-from emucore.scenario.evaluator import Evaluator
-from emucore.scenario.explain import DoneReason
-from emucore.scenario.loader import GameDataSources, load_game_data
 from studio.model.events import Connections
 from studio.model.play.session import Session
 from studio.model.scenario.integration_files import read_scenario, read_script, script_file
+from studio.model.scenario.scenario_doc_evaluation import LiveEvaluation
+from studio.model.scenario.scenario_doc_events import ScenarioEvents
+from studio.model.scenario.scenario_doc_lint import scenario_findings
 
-HISTORY = 20_000  # frames of (frame, reward, cumulative, done) kept for the timeline
 MEASUREMENTS = ("delta", "absolute")
 NodePath = tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Sample:
-    """One evaluated frame."""
-
-    frame: int
-    reward: float
-    cumulative: float
-    done: bool
 
 
 def _spec(measurement: str, default_measurement: str, op: str | None, reference: Any,
@@ -76,17 +62,7 @@ def _spec(measurement: str, default_measurement: str, op: str | None, reference:
     return spec
 
 
-LOAD_FAILED = "fails when loaded (stable-retro runs on without it)"
-
-
-class ScenarioEvents(SignalGroup):
-    changed = Signal()
-    """After every edit: the document, its findings and evaluator are up to date."""
-    evaluated = Signal()
-    """The live result or its history changed (a frame was evaluated, a rewind, a new evaluator)."""
-
-
-class ScenarioDocument:
+class ScenarioDocument(LiveEvaluation):
     """scenario.json of ``session.folder``: edited, saved, linted and evaluated per frame.
 
     Attributes:
@@ -94,11 +70,8 @@ class ScenarioDocument:
         variables: data.json's variables (reloaded when the file changes).
         findings: Lint findings about the scenario and its scripts, plus the studio's own.
         lua_errors: Syntax errors of the listed Lua files by file name.
-        load_errors: Errors the listed Lua files raise when their top level runs (stable-retro only
-            logs these, and its env then runs without the script), by file name.
-        error: Why the live evaluation stopped (a Lua error, an unknown variable), or "".
-        reward, cumulative, done: The last evaluated frame's result.
-        done_reasons: Why ``done`` is true (:meth:`Evaluator.explain_done`); empty when it is not.
+        load_errors, error, reward, cumulative, done, done_reasons, history: The live evaluation's
+            (see :class:`~studio.model.scenario.scenario_doc_evaluation.LiveEvaluation`).
     """
 
     def __init__(self, session: Session):
@@ -114,16 +87,8 @@ class ScenarioDocument:
         self._data_stamp: tuple[int, int] | None = None
         self.lua_sources: dict[str, str] = {}
         self.lua_errors: dict[str, LuaError] = {}
-        self.load_errors: dict[str, LuaError] = {}
         self.findings: list[LintFinding] = []
-        self.history: deque[Sample] = deque(maxlen=HISTORY)
-        self.reward = 0.0
-        self.cumulative = 0.0
-        self.done = False
-        self.done_reasons: list[DoneReason] = []
-        self.error = ""
-        self._game: Evaluator | None = None
-        self._last_frame = session.frame
+        self._init_evaluation()
         self.refresh_variables()
         self._load_scripts()
         self._relint()
@@ -338,7 +303,7 @@ class ScenarioDocument:
         """The syntax error of ``source`` (``.line`` is its line), or None."""
         return LuaScripts.check_syntax(source, name)
 
-    # ---- saving, lint, evaluator ----
+    # ---- saving, reloading, lint ----
 
     def _read(self) -> None:
         self.data, problem = read_scenario(self.path)
@@ -404,62 +369,7 @@ class ScenarioDocument:
         return True
 
     def _relint(self) -> None:
-        files = {SCENARIO_FILE, *self.scripts}
-        findings = [f for f in lint(self.folder) if f.file in files]
-        findings.extend(self._start_findings())
-        for name, error in self.lua_errors.items():
-            if any(f.file == name and f.level == "error" for f in findings):
-                continue  # lint reported this syntax error already
-            findings.append(LintFinding("error", name, f"line {error.line}" if error.line else "", error.message))
-        self.findings = findings
-
-    def _start_findings(self) -> list[LintFinding]:
-        system = self.session.system
-        if "START" not in system.buttons:
-            return []
-        groups = self.actions or system.actions
-        if any("START" in combo for group in groups for combo in group):
-            return []
-        source = "the scenario's" if self.actions else "the system's default"
-        return [LintFinding(
-            "warning", SCENARIO_FILE, "actions",
-            f"START can never be pressed by a FILTERED/DISCRETE agent: no group of {source} actions contains it; "
-            'add ["START"] to a group if the game needs START to begin or continue',
-        )]
-
-    def _rebuild(self) -> None:
-        """A new evaluator for the current document; the history starts again from the current frame."""
-        self._game = None
-        self.error = ""
-        self.history.clear()
-        self.reward = self.cumulative = 0.0
-        self.done = False
-        self.done_reasons = []
-        self.events.evaluated.emit()
-        self.refresh_variables()
-        sources = GameDataSources(self.folder / DATA_FILE, self.path, variables=self.variables, scenario=self.data,
-                                  scripts=self.lua_sources)
-        try:
-            game = load_game_data(sources, self.session.system, lambda: self.session.emulator.memory).data
-            game.reset()
-            self._report_load_errors(game)
-            game.update_ram()  # the evaluation env.reset() makes; its reward is discarded
-            game.totals = [np.float32(0)] * len(game.totals)  # the total sums the frames shown
-            self.done_reasons = game.explain_done()  # done reads the memory now: shown at once, paused or not
-            self.done = bool(game.done)
-        except Exception as e:  # noqa: BLE001 - any evaluation failure is shown, never raised into the loop
-            self.error = str(e) if isinstance(e, IntegrationError) else f"{type(e).__name__}: {e}"
-            return
-        self._game = game
-        self._last_frame = self.session.frame
-
-    def _report_load_errors(self, game: Evaluator) -> None:
-        self.findings = [f for f in self.findings if not f.message.startswith(LOAD_FAILED)]
-        errors = game.lua.load_errors if game.lua is not None else []
-        self.load_errors = {e.file: e for e in errors if e.file and e.file not in self.lua_errors}
-        for name, error in self.load_errors.items():
-            line = f"line {error.line}" if error.line else ""
-            self.findings.append(LintFinding("error", name, line, f"{LOAD_FAILED}: {error.message}"))
+        self.findings = scenario_findings(self.folder, self.scripts, self.lua_errors, self.session.system, self.actions)
 
     def follow_data_json(self) -> bool:
         """Re-lints and re-evaluates if data.json changed on disk (the variables dock edits it).
@@ -470,65 +380,3 @@ class ScenarioDocument:
             return False
         self._changed(save=False)
         return True
-
-    def restart(self) -> None:
-        """A new episode from the current frame: totals and history cleared, scripts re-run."""
-        self._rebuild()
-
-    # ---- live evaluation ----
-
-    def _after_frame(self) -> None:
-        game = self._game
-        if game is None:
-            return
-        try:
-            game.update_ram()
-            reasons = game.explain_done()
-        except Exception as e:  # noqa: BLE001
-            self._game = None
-            self.error = f"{type(e).__name__}: {e}"
-            self.events.evaluated.emit()
-            return
-        self.reward = game.current_reward(0)
-        self.cumulative = game.total_reward(0)
-        self.done = game.done
-        self.done_reasons = reasons
-        self._last_frame = self.session.frame
-        self.history.append(Sample(self.session.frame, self.reward, self.cumulative, self.done))
-        self.events.evaluated.emit()
-
-    def _frame_changed(self) -> None:
-        frame = self.session.frame
-        if frame >= self._last_frame:
-            return
-        self._last_frame = frame
-        if frame == 0 or self._game is None:  # reset to start: a new episode
-            self._rebuild()
-            return
-        while self.history and self.history[-1].frame > frame:
-            self.history.pop()
-        last = self.history[-1] if self.history else None
-        self.reward = last.reward if last else 0.0
-        self.cumulative = last.cumulative if last else 0.0
-        self.done = last.done if last else False
-        self.done_reasons = []
-        game = self._game
-        try:  # a fresh snapshot of the rewound memory, so the next delta is against it
-            game.update_ram()
-            game.totals[0] = np.float32(self.cumulative)
-        except Exception as e:  # noqa: BLE001
-            self._game = None
-            self.error = f"{type(e).__name__}: {e}"
-        self.events.evaluated.emit()
-
-    def timeline(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Frames, cumulative rewards, and the done events (frames where done became true), for the plot."""
-        if not self.history:
-            empty = np.zeros(0)
-            return empty, empty, empty
-        frames = np.fromiter((s.frame for s in self.history), float, len(self.history))
-        cumulative = np.fromiter((s.cumulative for s in self.history), float, len(self.history))
-        done = np.fromiter((s.done for s in self.history), bool, len(self.history))
-        rising = done & ~np.concatenate(([False], done[:-1]))
-        return frames, cumulative, frames[rising]
-
