@@ -70,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from studio.model.play.session import Session
     from studio.model.settings import Settings
     from studio.model.workspace import Workspace
+    from studio.qt.commands import offer_known_integration
     from studio.qt.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -103,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.resize(*args.size)
     window.show()
     if session.created:  # a ROM seen for the first time: another integration may know it already
-        QTimer.singleShot(0, window.offer_known_integration)
+        QTimer.singleShot(0, lambda: offer_known_integration(window))
     return app.exec()
 
 

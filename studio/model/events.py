@@ -37,9 +37,6 @@ class Connections:
         for signal, slot in made:
             signal.disconnect(slot, missing_ok=True)
 
-    def __len__(self) -> int:
-        return len(self._made)
-
 
 def connection_count(events: Any) -> int:
     """How many slots are connected to all the signals of a SignalGroup (the leak tests read it)."""

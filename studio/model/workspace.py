@@ -15,7 +15,6 @@ Airstriker-Genesis-v0
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from psygnal import Signal, SignalGroup
 
@@ -102,7 +101,3 @@ class Workspace:
         self.recheck.close()
         self.input.attach(None)
         self._close_models()
-
-    @property
-    def folder(self) -> Path:
-        return self.session.folder

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from studio.model.events import Connections
 from studio.model.workspace import Workspace
+from studio.qt.forms import scrolling
 from studio.qt.play.states_panel import StatesPanel
 from studio.qt.scenario.scenario_doc_editor import ScenarioEditor
 from studio.qt.search.search_dock import SearchDock
@@ -63,7 +64,7 @@ class Docks:
             panel = spec.factory(workspace)
             dock = QDockWidget(spec.title, window)
             dock.setObjectName(f"dock-{spec.title}")
-            dock.setWidget(_scrolling(panel))
+            dock.setWidget(scrolling(panel))  # no panel sets the window's minimum size
             window.addDockWidget(spec.area, dock)
             self.panels[spec.key], self.docks[spec.key] = panel, dock
         for area in (RIGHT, BOTTOM):
@@ -99,11 +100,3 @@ def _panel(widget: QWidget) -> Panel:
     assert hasattr(widget, "bind") and hasattr(widget, "unbind"), f"{type(widget).__name__} has no bind/unbind"
     return widget
 
-
-def _scrolling(panel: QWidget) -> QScrollArea:
-    """The panel, scrolling when the dock is smaller than it, so no panel sets the window's minimum."""
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidget(panel)
-    return area

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 def button(title: str, tip: str, slot: Callable[..., Any]) -> QPushButton:
@@ -50,3 +60,13 @@ def message_label() -> QLabel:
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     label.setMinimumWidth(50)
     return label
+
+
+def scrolling(widget: QWidget) -> QScrollArea:
+    """``widget`` in a frameless scroll area that resizes it: where there is less room than it asks for (a dock,
+    a tab), it scrolls rather than setting the window's minimum size or squeezing its boxes over each other."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(widget)
+    return area

@@ -164,9 +164,6 @@ class MainWindow(QMainWindow):
         if session.created:
             commands.offer_known_integration(self)
 
-    def offer_known_integration(self) -> None:
-        commands.offer_known_integration(self)
-
     # ---- the frame ticker ----
 
     def tick(self) -> None:

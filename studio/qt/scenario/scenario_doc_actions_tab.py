@@ -9,19 +9,17 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSpin
 from emucore.integration import SCENARIO_FILE, LintFinding
 from studio.model.scenario.scenario_doc import ScenarioDocument
 from studio.qt.scenario.scenario_doc_lint_marks import lint_label, show_lint
+from studio.qt.scenario.scenario_doc_tab import DocumentTab
 
 
-class CropActionsTab(QWidget):
+class CropActionsTab(DocumentTab):
     """Four boxes for the crop and a line of JSON for the action groups, each with its findings under it.
 
-    Args:
-        doc: The document edited (:meth:`bind` gives it another).
-        parent: The Qt parent.
+    Args: those of :class:`DocumentTab`.
     """
 
     def __init__(self, doc: ScenarioDocument, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.doc = doc
+        super().__init__(doc, parent)
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         self.crop_boxes: list[QSpinBox] = []
@@ -47,10 +45,6 @@ class CropActionsTab(QWidget):
         self.actions_lint = lint_label()
         layout.addWidget(self.actions_lint)
         layout.addStretch(1)
-
-    def bind(self, doc: ScenarioDocument) -> None:
-        """Edits ``doc`` from now on (another game was opened)."""
-        self.doc = doc
 
     def show_document(self) -> None:
         """The crop, the actions and their findings as the document has them now."""

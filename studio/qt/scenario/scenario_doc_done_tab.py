@@ -16,22 +16,20 @@ from emucore.scenario.model import done_key
 from studio.model.scenario.scenario_doc import NodePath, ScenarioDocument
 from studio.qt.scenario.scenario_doc_fields import NO_OP, parse_number
 from studio.qt.scenario.scenario_doc_lint_marks import finding_tint, findings_text, lint_label, show_lint
+from studio.qt.scenario.scenario_doc_tab import DocumentTab
 
 
-class DoneTreeTab(QWidget):
+class DoneTreeTab(DocumentTab):
     """The done tree with its buttons (add a node, add a test, remove) and the done findings.
 
     Every item carries ``(kind, path, name)`` in its user role: ``("node", path, None)`` or
     ``("test", path, variable)``.
 
-    Args:
-        doc: The document edited (:meth:`bind` gives it another).
-        parent: The Qt parent.
+    Args: those of :class:`DocumentTab`.
     """
 
     def __init__(self, doc: ScenarioDocument, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.doc = doc
+        super().__init__(doc, parent)
         self._in_tree_edit = False
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Node / variable", "Condition / op", "Reference", "Measurement"])
@@ -47,10 +45,6 @@ class DoneTreeTab(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.lint)
         layout.addLayout(buttons)
-
-    def bind(self, doc: ScenarioDocument) -> None:
-        """Edits ``doc`` from now on (another game was opened)."""
-        self.doc = doc
 
     def show_document(self) -> None:
         """The tree and the findings as the document has them now."""

@@ -16,11 +16,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QSplitter,
     QTabWidget,
@@ -33,6 +31,7 @@ from studio.model.events import Connections
 from studio.model.play.session import Session
 from studio.model.scenario.scenario_doc import ScenarioDocument
 from studio.model.workspace import Workspace
+from studio.qt.forms import scrolling
 from studio.qt.problems import UnreadableBanner
 from studio.qt.scenario.done_marks_panel import DoneSuggestPanel
 from studio.qt.scenario.scenario_doc_actions_tab import CropActionsTab
@@ -40,6 +39,7 @@ from studio.qt.scenario.scenario_doc_done_tab import DoneTreeTab
 from studio.qt.scenario.scenario_doc_fields import NO_OP, OP_CHOICES
 from studio.qt.scenario.scenario_doc_lua_tab import LuaTab
 from studio.qt.scenario.scenario_doc_reward_tab import OP, REWARD, VARIABLE, RewardTab
+from studio.qt.scenario.scenario_doc_tab import DocumentTab
 
 REFRESH_MS = 100  # 10 Hz
 SUGGEST_TAB = 2
@@ -71,6 +71,7 @@ class ScenarioEditor(QWidget):
         self.done_tab = DoneTreeTab(self.doc)
         self.actions_tab = CropActionsTab(self.doc)
         self.lua_tab = LuaTab(self.doc)
+        self.document_tabs: tuple[DocumentTab, ...] = (self.reward_tab, self.done_tab, self.actions_tab, self.lua_tab)
         reward, lua = self.reward_tab, self.lua_tab
         self.terms, self.table, self.reward_lint = reward.terms, reward.table, reward.lint
         self.tree = self.done_tab.tree
@@ -128,7 +129,7 @@ class ScenarioEditor(QWidget):
     def bind(self, workspace: Workspace) -> None:
         """Edits the workspace's scenario (after the window opened another game)."""
         self.workspace, self.session, self.doc = workspace, workspace.session, workspace.scenario
-        for tab in (self.reward_tab, self.done_tab, self.actions_tab, self.lua_tab):
+        for tab in self.document_tabs:
             tab.bind(self.doc)
         self.done_suggest.bind(workspace)
         self._connect()
@@ -144,11 +145,7 @@ class ScenarioEditor(QWidget):
 
     def _suggest_tab(self) -> QWidget:
         self.done_suggest = DoneSuggestPanel(self.workspace)  # marks -> a suggested rule
-        area = QScrollArea()  # below its minimum height the tab scrolls rather than squeezing boxes over each other
-        area.setWidgetResizable(True)
-        area.setFrameShape(QFrame.Shape.NoFrame)
-        area.setWidget(self.done_suggest)
-        return area
+        return scrolling(self.done_suggest)  # below its minimum height the tab scrolls
 
     def _tab_changed(self, index: int) -> None:
         """The Suggest done tab needs height for its marks and rules: the plot gives it some while it is shown."""
@@ -169,10 +166,8 @@ class ScenarioEditor(QWidget):
         doc = self.doc
         self.unreadable.show_problem(doc.load_error)
         self.tabs.setEnabled(not doc.load_error)
-        self.reward_tab.show_document()
-        self.done_tab.show_document()
-        self.actions_tab.show_document()
-        self.lua_tab.show_document()
+        for tab in self.document_tabs:
+            tab.show_document()
 
     # ---- the Lua tab, as the editor offered it before the tabs had modules of their own ----
 

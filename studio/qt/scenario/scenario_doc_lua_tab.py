@@ -22,22 +22,20 @@ from PySide6.QtWidgets import (
 from emucore.integration import IntegrationError
 from studio.model.scenario.scenario_doc import ScenarioDocument
 from studio.qt.scenario.scenario_doc_lint_marks import ERROR_TINT, findings_text, lint_label
+from studio.qt.scenario.scenario_doc_tab import DocumentTab
 
 
-class LuaTab(QWidget):
+class LuaTab(DocumentTab):
     """The list of scripts, a choice of the one shown, its text, and its errors under it.
 
     Attributes:
         error_line: The line marked as the error's (1 is the first), or None.
 
-    Args:
-        doc: The document edited (:meth:`bind` gives it another).
-        parent: The Qt parent.
+    Args: those of :class:`DocumentTab`.
     """
 
     def __init__(self, doc: ScenarioDocument, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.doc = doc
+        super().__init__(doc, parent)
         self.error_line: int | None = None
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
@@ -64,10 +62,6 @@ class LuaTab(QWidget):
         buttons.addWidget(save)
         buttons.addStretch(1)
         layout.addLayout(buttons)
-
-    def bind(self, doc: ScenarioDocument) -> None:
-        """Edits ``doc`` from now on (another game was opened)."""
-        self.doc = doc
 
     def show_document(self) -> None:
         """The scripts as the document lists them; the script shown stays unless it is no longer listed."""

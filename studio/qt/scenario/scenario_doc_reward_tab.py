@@ -15,6 +15,7 @@ from studio.model.scenario.scenario_doc import MEASUREMENTS, ScenarioDocument
 from studio.qt.delegates import ChoiceDelegate
 from studio.qt.scenario.scenario_doc_fields import NO_OP, OP_CHOICES, parse_number
 from studio.qt.scenario.scenario_doc_lint_marks import finding_tint, findings_text, lint_label, show_lint
+from studio.qt.scenario.scenario_doc_tab import DocumentTab
 
 VARIABLE, MEASUREMENT, OP, REFERENCE, REWARD, PENALTY = range(6)
 HEADERS = ("Variable", "Measurement", "Op", "Reference", "Reward", "Penalty")
@@ -110,17 +111,14 @@ class RewardTermsModel(QAbstractTableModel):
         return True
 
 
-class RewardTab(QWidget):
+class RewardTab(DocumentTab):
     """The reward terms' table with its buttons, the time reward, and the reward's lint findings.
 
-    Args:
-        doc: The document edited (:meth:`bind` gives it another).
-        parent: The Qt parent.
+    Args: those of :class:`DocumentTab`.
     """
 
     def __init__(self, doc: ScenarioDocument, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.doc = doc
+        super().__init__(doc, parent)
         self.terms = RewardTermsModel(doc)
         self.table = QTableView()
         self.table.setModel(self.terms)
@@ -148,8 +146,7 @@ class RewardTab(QWidget):
         layout.addLayout(buttons)
 
     def bind(self, doc: ScenarioDocument) -> None:
-        """Edits ``doc`` from now on (another game was opened)."""
-        self.doc = doc
+        super().bind(doc)
         self.terms.doc = doc
 
     def show_document(self) -> None:

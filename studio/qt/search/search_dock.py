@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QWidget
+from PySide6.QtWidgets import QScrollArea, QTabWidget, QWidget
 
 from studio.model.variables.provenance import Provenance
 from studio.model.workspace import Workspace
+from studio.qt.forms import scrolling
 from studio.qt.search.screen_values_panel import ScreenFinderPanel
 from studio.qt.search.search_book_panel import MemorySearchPanel
 from studio.qt.search.state_labels_panel import LabelsPanel
@@ -36,9 +37,10 @@ class SearchDock(QTabWidget):
         self.from_screen.done_typing.connect(self.screen_typed)
         self.labels = LabelsPanel(workspace, self.panel.chosen_types)
         self.labels.compared.connect(lambda _name: self.show_page(self.panel))
-        self.addTab(_scrolled(self.panel), "Search")
-        self.addTab(_scrolled(self.from_screen), "From screen")
-        self.addTab(_scrolled(self.labels), "Lives")
+        # each tab scrolls on its own, so the tallest one does not set the dock's height for all
+        self.addTab(scrolling(self.panel), "Search")
+        self.addTab(scrolling(self.from_screen), "From screen")
+        self.addTab(scrolling(self.labels), "Lives")
 
     def bind(self, workspace: Workspace) -> None:
         """Searches the workspace's game (after the window opened another one)."""
@@ -83,11 +85,3 @@ def _page(holder: QWidget | None) -> QWidget | None:
     """The panel inside a tab's scroll area."""
     return holder.widget() if isinstance(holder, QScrollArea) else None
 
-
-def _scrolled(page: QWidget) -> QScrollArea:
-    """Each tab scrolls on its own, so the tallest one does not set the dock's height for all."""
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidget(page)
-    return area
