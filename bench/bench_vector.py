@@ -3,7 +3,13 @@ the GIL-held time per env step, with the batch step in C and with the envs stepp
 
 Airstriker-Genesis-v0 from Level1 (``--game``/``--state`` pick another game), frame skip 4, gray 84x84, random
 FILTERED MultiBinary actions, for N = 1, 2, 4, 8, 16 envs (``--envs``), threads = min(N, CPUs):
-- the limit: one bare emulator stepping 4 frames per action (``Emulator.step()``, nothing else), times the threads;
+- the issue's limit: one bare emulator stepping 4 frames per action (``Emulator.step()``, nothing else), times the
+  threads;
+- the twins: N bare emulators replaying the C vector env's play (each env's buttons as the env decodes them, for 4
+  frames a step in one call into the core, and its reset where the vector env reset it), each of the threads
+  stepping its share through a whole round with no observation, no scenario and no synchronisation: what the cores
+  and caches allow for the same game content (one bare emulator alone stays in cache, and its game, never reset,
+  is not the envs');
 - RetroVectorEnv (the batch step in C), and RetroVectorEnv(native=False) (each env stepped in Python on a thread);
 - Gymnasium's AsyncVectorEnv of N stable-retro processes under SB3's MaxAndSkipEnv(4) + WarpFrame(84, 84).
 They take turns in rounds, the order reversed every round; medians are printed.
@@ -18,8 +24,10 @@ most 1 / share as fast as one.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import statistics
+import threading
 import time
 
 import numpy as np
@@ -53,38 +61,96 @@ def bare_core() -> BareCore:
     return BareCore(emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL), SKIP)
 
 
-def stepping(env, num_envs: int):
+def stepping(env, num_envs: int, twins: Twins | None = None):
     env.reset(seed=0)
 
     def run(actions: np.ndarray) -> float:
+        ends = np.zeros(actions.shape[:2], dtype=np.bool_)
         start = time.perf_counter()
-        for action in actions:
-            env.step(action)
-        return num_envs * len(actions) / (time.perf_counter() - start)
+        for step, action in enumerate(actions):
+            _, _, terminated, truncated, _ = env.step(action)
+            ends[step] = terminated | truncated
+        elapsed = time.perf_counter() - start
+        if twins is not None:
+            twins.record(actions, ends)
+        return num_envs * len(actions) / elapsed
     return run
+
+
+class Twins:
+    """N bare emulators that replay a vector env's play, one recorded round behind it (see the module's doc)."""
+
+    def __init__(self, num_envs: int, threads: int):
+        import emucore
+
+        self.envs = [emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL)
+                     for _ in range(num_envs)]
+        for env in self.envs:
+            env.reset(seed=0)
+        self.start = self.envs[0].initial_state
+        self.ended = [False] * num_envs  # the env's last step ended its episode: its next step is a reset
+        self.rounds: collections.deque = collections.deque()
+        self.shares = [range(first, num_envs, threads) for first in range(threads)]
+
+    def record(self, actions: np.ndarray, ends: np.ndarray) -> None:
+        decode = self.envs[0].data.actions.decode
+        restricted = self.envs[0].use_restricted_actions
+        masks = [[decode(action, restricted, 1)[0] for action in step] for step in actions]
+        self.rounds.append((masks, ends.tolist()))
+
+    def _play(self, share: range, masks: list[list[int]], ends: list[list[bool]]) -> None:
+        for step_masks, step_ends in zip(masks, ends):
+            for index in share:
+                em = self.envs[index].em
+                if self.ended[index]:
+                    em.set_state(self.start)
+                    em.set_button_mask(0)
+                    em.run_frames(1)
+                else:
+                    em.set_button_mask(step_masks[index])
+                    em.run_frames(SKIP)
+                self.ended[index] = step_ends[index]
+
+    def run(self, _actions: np.ndarray) -> float:
+        masks, ends = self.rounds.popleft()
+        threads = [threading.Thread(target=self._play, args=(share, masks, ends)) for share in self.shares[1:]]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        self._play(self.shares[0], masks, ends)
+        for thread in threads:
+            thread.join()
+        return len(self.envs) * len(masks) / (time.perf_counter() - start)
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
 
 
 def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -> None:
     import gymnasium
 
     cpus = os.cpu_count() or 1
-    print(f"| envs | threads | limit (threads x one env) | RetroVectorEnv (C) | RetroVectorEnv (Python) "
-          f"| {'AsyncVectorEnv stable-retro+SB3 | ' if with_stable_retro else ''}C / limit | C / one env C | "
-          f"C / Python {'| C / stable-retro ' if with_stable_retro else ''}|")
-    print("|---" * (10 if with_stable_retro else 8) + "|")
+    print(f"| envs | threads | limit (threads x one env) | twins | RetroVectorEnv (C) | RetroVectorEnv (Python) "
+          f"| {'AsyncVectorEnv stable-retro+SB3 | ' if with_stable_retro else ''}C / limit | C / twins | "
+          f"C / one env C | C / Python {'| C / stable-retro ' if with_stable_retro else ''}|")
+    print("|---" * (12 if with_stable_retro else 10) + "|")
     one_env = None
     for num_envs in envs:
         threads = min(num_envs, cpus)
         made = {"C": retro_vector(num_envs, threads, True), "Python": retro_vector(num_envs, threads, False)}
         if with_stable_retro:
             made["stable-retro"] = gymnasium.vector.AsyncVectorEnv([stable_retro_wrapped] * num_envs)
-        runs = {name: stepping(env, num_envs) for name, env in made.items()}
+        twins = Twins(num_envs, threads)
+        runs = {name: stepping(env, num_envs, twins if name == "C" else None) for name, env in made.items()}
         bare = bare_core()
         runs["limit"] = lambda actions, bare=bare: timed(bare, actions[:, 0])  # one env's, in the same rounds
+        runs["twins"] = twins.run
         rates: dict[str, list[float]] = {name: [] for name in runs}
         rng = np.random.default_rng(num_envs)
         order = list(runs.items())
         try:
+            runs["C"](rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8))  # the twins replay a round behind
             for round_index in range(rounds):
                 actions = rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8)
                 for name, run in order if round_index % 2 == 0 else order[::-1]:
@@ -93,16 +159,17 @@ def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -
             for env in made.values():
                 env.close()
             bare.close()
-        limit = statistics.median(rates["limit"])
+            twins.close()
+        limit, twin_rate = statistics.median(rates["limit"]), statistics.median(rates["twins"])
         c, python = statistics.median(rates["C"]), statistics.median(rates["Python"])
         one_env = one_env or (c if num_envs == 1 else None)
         ceiling = threads * limit
-        row = f"| {num_envs} | {threads} | {ceiling:.0f} | {c:.0f} | {python:.0f} | "
+        row = f"| {num_envs} | {threads} | {ceiling:.0f} | {twin_rate:.0f} | {c:.0f} | {python:.0f} | "
         theirs = statistics.median(rates["stable-retro"]) if with_stable_retro else None
         if theirs is not None:
             row += f"{theirs:.0f} | "
-        row += f"{c / ceiling:.3f} | {c / one_env:.2f}x | {c / python:.2f}x |" if one_env else \
-            f"{c / ceiling:.3f} | - | {c / python:.2f}x |"
+        row += f"{c / ceiling:.3f} | {c / twin_rate:.3f} | "
+        row += f"{c / one_env:.2f}x | {c / python:.2f}x |" if one_env else f"- | {c / python:.2f}x |"
         if theirs is not None:
             row += f" {c / theirs:.2f}x |"
         print(row, flush=True)

@@ -263,14 +263,16 @@ class RetroVectorEnv(VectorEnv):
             for index in ids.tolist():
                 native.give_back(index)
             return False
-        self._in_flight[ids] = self._native_flight[ids] = True
+        flying = slice(None) if ids is self._all else ids
+        self._in_flight[flying] = self._native_flight[flying] = True
         return True
 
     def _recv_native(self, count: int) -> tuple[np.ndarray, dict[int, dict]]:
         """``count`` envs from C: their ids, and the infos of those Python finished (see BatchStepper.receive)."""
         assert self._native is not None
         ids, infos, error = self._native.receive(count)
-        self._in_flight[ids] = self._native_flight[ids] = False
+        landed = slice(None) if len(ids) == self.num_envs else ids
+        self._in_flight[landed] = self._native_flight[landed] = False
         if error is not None:
             raise error
         return ids, infos

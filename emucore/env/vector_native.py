@@ -38,6 +38,7 @@ class BatchStepper:
         self._action_columns = 0  # the int64 columns of an env's action row
         self._queue: StepQueue | None = None  # finishes on threads what C left to Python
         self._names: list[str] | None = None  # the info's variables, in info order, once an env is lent
+        self._keys: list[tuple[str, str]] = []  # and their keys in the batched info: the name and its mask's
         self._positions = np.zeros(0, dtype=np.intp)  # and their indices in a row of the variables' array
         self._sticky = False  # an env draws for sticky frames: its draws are refilled
 
@@ -63,6 +64,7 @@ class BatchStepper:
                     assert lent.compiled.values is not None  # bound by lend
                     columns = lent.compiled.values.positions()
                     self._names = [name for name, _ in columns]
+                    self._keys = [(name, f"_{name}") for name in self._names]
                     self._positions = np.array([position for _, position in columns], dtype=np.intp)
                 self._sticky = self._sticky or envs[index].preprocessing.sticky_prob > 0
         return True
@@ -197,20 +199,24 @@ class BatchStepper:
         without a reset, else ``merge`` of their infos (``python``: those Python finished)."""
         batch = self._batch
         assert batch is not None
-        if python or batch.final[ids].any():
+        whole = ids is self._vector._all  # every env, in order (step()): no rows to pick
+        if python or (batch.final if whole else batch.final[ids]).any():
             return merge(self.infos(ids, python))
-        present = batch.has_info[ids].astype(np.bool_)
-        if not present.any():
+        present = batch.has_info if whole else batch.has_info[ids]
+        everyone = present.all()
+        if not everyone and not present.any():
             return {}
         # one array of the variables (a row each) and one of their masks: the info's arrays are their rows
-        columns = batch.values[ids][:, self._positions].T.copy()
-        if not present.all():
+        columns = (batch.values if whole else batch.values[ids]).T[self._positions]
+        if everyone:
+            masks = np.ones(columns.shape, dtype=np.bool_)
+        else:
             columns *= present
-        masks = np.broadcast_to(present, columns.shape).copy()
+            masks = np.broadcast_to(present.astype(np.bool_), columns.shape).copy()
         merged: dict[str, np.ndarray] = {}
-        for row, name in enumerate(self._names or []):
+        for row, (name, mask_name) in enumerate(self._keys):
             merged[name] = columns[row]
-            merged[f"_{name}"] = masks[row]
+            merged[mask_name] = masks[row]
         return merged
 
     def close(self) -> None:

@@ -147,7 +147,7 @@ static void step_one(emu_batch *b) {
     emu_batch_step_env(&b->envs[id]);
     pthread_mutex_lock(&b->lock);
     b->done[b->done_tail] = id;
-    b->done_tail = ring_next(b, b->done_tail);
+    __atomic_store_n(&b->done_tail, ring_next(b, b->done_tail), __ATOMIC_RELEASE);
     pthread_cond_broadcast(&b->finished);
 }
 
@@ -248,7 +248,13 @@ int32_t emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids) {
         } else if (b->queue_head != b->queue_tail) {
             step_one(b); /* this thread steps an env instead of waiting */
         } else {
-            pthread_cond_wait(&b->finished, &b->lock);
+            /* the last envs are stepping on the pool's threads and finish within a step: wait for them awake */
+            int32_t seen = b->done_tail;
+            pthread_mutex_unlock(&b->lock);
+            for (int spin = 0; spin < SPINS && __atomic_load_n(&b->done_tail, __ATOMIC_RELAXED) == seen; spin++)
+                __builtin_ia32_pause();
+            pthread_mutex_lock(&b->lock);
+            if (b->done_tail == seen) pthread_cond_wait(&b->finished, &b->lock);
         }
     }
     pthread_mutex_unlock(&b->lock);
