@@ -1,7 +1,8 @@
 """RetroVectorEnv's scaling: steps/s for N envs against one env's limit and stable-retro's AsyncVectorEnv, and
 the GIL-held time per env step, with the batch step in C and with the envs stepped in Python (``native=False``).
 
-Airstriker-Genesis-v0 from Level1 (``--game``/``--state`` pick another game), frame skip 4, gray 84x84, random
+Airstriker-Genesis-v0 from Level1 (``--game``/``--state`` pick another game; ``--atari Breakout`` a stable-retro
+Atari 2600 integration with ale-py's ROM, both from their wheels), frame skip 4, gray 84x84, random
 FILTERED MultiBinary actions, for N = 1, 2, 4, 8, 16 envs (``--envs``), threads = min(N, CPUs):
 - the issue's limit: one bare emulator stepping 4 frames per action (``Emulator.step()``, nothing else), times the
   threads;
@@ -18,7 +19,7 @@ The GIL-held time: with one stepping thread (num_threads=1), a step's wall time 
 into C that release the GIL, per env step. On many cores that share bounds the scaling: N threads can run at
 most 1 / share as fast as one.
 
-    python bench/bench_vector.py [--envs 1 2 4 8 16] [--rounds 3] [--steps 40] [--no-stable-retro]
+    python bench/bench_vector.py [--envs 1 2 4 8 16] [--rounds 3] [--steps 40] [--no-stable-retro] [--atari GAME]
 """
 
 from __future__ import annotations
@@ -27,14 +28,18 @@ import argparse
 import collections
 import os
 import statistics
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 from bench_env import BareCore, timed  # this folder's scripts run with it on sys.path
 
 GAME = {"game": "Airstriker-Genesis-v0", "state": "Level1"}
 SKIP = 4
+ATARI: dict[str, str] = {}  # --atari: the scratch folder holding the stable-retro integration with ale-py's ROM
+BUTTONS = [12]  # the action width (the game's MultiBinary space)
 
 
 def retro_vector(num_envs: int, threads: int, native: bool):
@@ -49,7 +54,9 @@ def stable_retro_wrapped():
     import stable_retro
     from stable_baselines3.common.atari_wrappers import MaxAndSkipEnv, WarpFrame
 
-    env = stable_retro.make(GAME["game"], state=GAME["state"], render_mode=None,
+    if ATARI:
+        stable_retro.data.Integrations.add_custom_path(ATARI["scratch"])
+    env = stable_retro.make(ATARI.get("name", GAME["game"]), state=GAME["state"], render_mode=None,
                             inttype=stable_retro.data.Integrations.ALL)
     return WarpFrame(MaxAndSkipEnv(env, skip=SKIP), 84, 84)
 
@@ -150,9 +157,10 @@ def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -
         rng = np.random.default_rng(num_envs)
         order = list(runs.items())
         try:
-            runs["C"](rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8))  # the twins replay a round behind
+            # the twins replay a round behind
+            runs["C"](rng.integers(0, 2, (steps, num_envs, BUTTONS[0]), dtype=np.int8))
             for round_index in range(rounds):
-                actions = rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8)
+                actions = rng.integers(0, 2, (steps, num_envs, BUTTONS[0]), dtype=np.int8)
                 for name, run in order if round_index % 2 == 0 else order[::-1]:
                     rates[name].append(run(actions))
         finally:
@@ -207,7 +215,7 @@ def gil_held(num_envs: int, steps: int, rounds: int = 5) -> None:
             setattr(owner, attribute, timing(method))
         try:
             for _ in range(rounds):
-                actions = rng.integers(0, 2, (steps, num_envs, 12), dtype=np.int8)
+                actions = rng.integers(0, 2, (steps, num_envs, BUTTONS[0]), dtype=np.int8)
                 released[0] = 0.0
                 start = time.perf_counter()
                 for action in actions:
@@ -234,8 +242,25 @@ def main() -> None:
     parser.add_argument("--state", default=GAME["state"])
     parser.add_argument("--no-stable-retro", action="store_true")
     parser.add_argument("--gil-envs", type=int, default=8)
+    parser.add_argument("--atari", metavar="GAME", help="a stable-retro Atari game with ale-py's ROM, e.g. Breakout")
     args = parser.parse_args()
     GAME.update(game=args.game, state=args.state)
+    with tempfile.TemporaryDirectory(prefix="emucore-bench-") as scratch:
+        if args.atari:
+            from atari_games import game_folder
+
+            folder = game_folder(args.atari, Path(scratch))
+            if folder is None:
+                raise SystemExit(f"stable-retro's {args.atari}-Atari2600-v0 or ale-py's ROM for it is not installed")
+            ATARI.update(scratch=scratch, name=folder.name)
+            GAME.update(game=str(folder), state="Start")
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
+    probe = bare_core()
+    BUTTONS[0] = probe.env.action_space.shape[0]
+    probe.close()
     print(f"{GAME['game']} {GAME['state']}, frame skip {SKIP}, gray 84x84, {os.cpu_count()} CPUs; medians of "
           f"{args.rounds} rounds of {args.steps} steps; the limit is one bare emulator's rate in the same rounds\n")
     scaling(args.envs, args.rounds, args.steps, not args.no_stable_retro)
