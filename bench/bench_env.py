@@ -14,9 +14,13 @@ pool (RetroVectorEnv) with 8 stable-retro envs in Gymnasium's AsyncVectorEnv (on
 from __future__ import annotations
 
 import argparse
+import collections
 import statistics
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -58,6 +62,64 @@ class BareCore:
 
     def close(self):
         self.env.close()
+
+
+class BareTwins:
+    """Bare emulators that replay an env's play (a vector env's: one emulator per env) one recorded round behind
+    it: each env's buttons as the env decodes them, ``frames`` frames a step in one call into the core, and a reset
+    (the start state, one frame with no buttons) where the env reset; no observation, no scenario and no barrier
+    between steps, each of ``threads`` threads stepping its share through a whole round. The limit for the same
+    game content: one bare emulator whose game is never reset plays other content (a game-over screen costs
+    another time than play), and alone it stays in cache. ``reset_takes_step``: the env's reset comes instead of
+    the step after an episode's end (a vector env's autoreset), not besides it (a single env reset by the loop).
+    """
+
+    def __init__(self, make_env: Callable[[], Any], num_envs: int, frames: int, threads: int = 1,
+                 reset_takes_step: bool = True):
+        self.envs = [make_env() for _ in range(num_envs)]
+        for env in self.envs:
+            env.reset(seed=0)
+        self.start = self.envs[0].initial_state
+        self.frames, self.reset_takes_step = frames, reset_takes_step
+        self.ended = [False] * num_envs  # the env's last step ended its episode
+        self.rounds: collections.deque = collections.deque()
+        self.shares = [range(first, num_envs, threads) for first in range(threads)]
+
+    def record(self, actions: np.ndarray, ends: np.ndarray) -> None:
+        """A round of the env's play: ``actions`` (steps, num_envs, width) and which steps ended an episode."""
+        decode = self.envs[0].data.actions.decode
+        restricted = self.envs[0].use_restricted_actions
+        masks = [[decode(action, restricted, 1)[0] for action in step] for step in actions]
+        self.rounds.append((masks, ends.tolist()))
+
+    def _play(self, share: range, masks: list[list[int]], ends: list[list[bool]]) -> None:
+        for step_masks, step_ends in zip(masks, ends):
+            for index in share:
+                em = self.envs[index].em
+                if self.ended[index]:
+                    em.set_state(self.start)
+                    em.set_button_mask(0)
+                    em.run_frames(1)
+                if not (self.ended[index] and self.reset_takes_step):
+                    em.set_button_mask(step_masks[index])
+                    em.run_frames(self.frames)
+                self.ended[index] = step_ends[index]
+
+    def run(self, _actions: np.ndarray | None = None) -> float:
+        """Replays the oldest round recorded; env steps per second."""
+        masks, ends = self.rounds.popleft()
+        threads = [threading.Thread(target=self._play, args=(share, masks, ends)) for share in self.shares[1:]]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        self._play(self.shares[0], masks, ends)
+        for thread in threads:
+            thread.join()
+        return len(self.envs) * len(masks) / (time.perf_counter() - start)
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
 
 
 def timed(env, actions: np.ndarray) -> float:

@@ -1,15 +1,16 @@
 """Frame skipping with gray 84x84 observations: env.step() against its limit and against stable-retro.
 
 Airstriker-Genesis-v0 from Level1, random FILTERED MultiBinary actions, frame skip 4:
-- the limit: our bare ``Emulator.step()`` called k times per action (the same core frames, nothing else);
+- the limit: the env's twin, a bare emulator replaying its play (its buttons for k frames a step in one call
+  into the core, its resets; bench_env.BareTwins), one recorded chunk behind it: nothing but the same core frames;
 - ours: ``emucore.make(..., frame_skip=4, grayscale=True, obs_size=(84, 84))``;
 - stable-retro under Stable-Baselines3's ``MaxAndSkipEnv(skip=4)`` and ``WarpFrame(84, 84)``.
 They take turns in chunks within one run, the order reversed every round; medians are printed.
 ``--vector`` also runs 8 envs: our RetroVectorEnv on 1 and 2 threads, against the limit (threads x the
-single-env rate of k bare frames), against 8 bare emulators stepping k frames an action on 2 threads
-(what 8 cores' caches and the two CPUs allow), and against Gymnasium's AsyncVectorEnv of 8 wrapped
-stable-retro envs; and RetroVectorEnv's asynchronous form, 2 threads receiving 4 envs at a time and
-sending them their next actions (EnvPool's loop: a step's worth is 2 recv/send rounds).
+single env's limit), against the 2-thread vector env's 8 bare twins on 2 threads (what 8 cores' caches and the
+two CPUs allow), and against Gymnasium's AsyncVectorEnv of 8 wrapped stable-retro envs; and RetroVectorEnv's
+asynchronous form, 2 threads receiving 4 envs at a time and sending them their next actions (EnvPool's loop: a
+step's worth is 2 recv/send rounds).
 
 All of them take turns in rounds too.
 
@@ -23,11 +24,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import threading
 import time
 
 import numpy as np
-from bench_env import BareCore, timed  # this folder's scripts run with it on sys.path
+from bench_env import BareTwins, timed  # this folder's scripts run with it on sys.path
 
 GAME, STATE = "Airstriker-Genesis-v0", "Level1"
 ATARI: dict[str, str] = {}  # --atari: the scratch folder holding the stable-retro integration with ale-py's ROM
@@ -52,48 +52,47 @@ def ours(skip: int, **kwargs):
 
 
 def single(rounds: int, chunk: int, skip: int) -> float:
-    envs = {"limit": BareCore(ours(1), skip), "emucore": ours(skip), "stable-retro+SB3": theirs(skip)}
+    """Our env against its twin (a bare emulator replaying its play: the limit) and against stable-retro; the
+    limit's rate, for the vector run."""
+    envs = {"emucore": ours(skip), "stable-retro+SB3": theirs(skip)}
     for env in envs.values():
         env.reset(seed=0)
+    twin = BareTwins(lambda: ours(1), 1, skip, reset_takes_step=False)
     rng = np.random.default_rng(0)
-    rates: dict[str, list[float]] = {name: [] for name in envs}
-    order = list(envs.items())
+    runs = {"limit": twin.run, "emucore": recording(envs["emucore"], twin),
+            "stable-retro+SB3": lambda actions: timed(envs["stable-retro+SB3"], actions)}
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    order = list(runs.items())
+    width = envs["emucore"].action_space.n
+    runs["emucore"](rng.integers(0, 2, (chunk, width), dtype=np.int8))  # the twin replays a round behind
     for round_index in range(rounds):
-        actions = rng.integers(0, 2, (chunk, envs["emucore"].action_space.n), dtype=np.int8)
-        for name, env in order if round_index % 2 == 0 else order[::-1]:
-            rates[name].append(timed(env, actions))
-    limit, us, sr = (statistics.median(rates[name]) for name in envs)
-    print(f"frame skip {skip}, gray 84x84, steps/s, median of {rounds} x {chunk}: limit ({skip} bare frames) "
-          f"{limit:.0f}, emucore {us:.0f}, stable-retro+SB3 {sr:.0f}; emucore/limit {us / limit:.3f}, "
+        actions = rng.integers(0, 2, (chunk, width), dtype=np.int8)
+        for name, run in order if round_index % 2 == 0 else order[::-1]:
+            rates[name].append(run(actions))
+    limit, us, sr = (statistics.median(rates[name]) for name in runs)
+    print(f"frame skip {skip}, gray 84x84, steps/s, median of {rounds} x {chunk}: limit ({skip} bare frames, the "
+          f"env's play) {limit:.0f}, emucore {us:.0f}, stable-retro+SB3 {sr:.0f}; emucore/limit {us / limit:.3f}, "
           f"emucore/stable-retro {us / sr:.3f}, limit/stable-retro {limit / sr:.3f}")
     for env in envs.values():
         env.close()
+    twin.close()
     return limit
 
 
-class BareThreads:
-    """``num_envs`` bare emulators, k frames an action, on ``threads`` threads with no barrier between
-    steps: what the cores' caches and the CPUs allow."""
-
-    def __init__(self, num_envs: int, skip: int, threads: int):
-        self.bares = [BareCore(ours(1), skip) for _ in range(num_envs)]
-        self.threads = threads
-
-    def run(self, actions: np.ndarray) -> None:
-        def work(group: list[BareCore]) -> None:
-            for action in actions:
-                for bare in group:
-                    bare.step(action[0])
-
-        workers = [threading.Thread(target=work, args=(self.bares[i::self.threads],)) for i in range(self.threads)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
-
-    def close(self) -> None:
-        for bare in self.bares:
-            bare.close()
+def recording(env, twin: BareTwins):
+    """``timed``'s loop over a single env (reset at an episode's end), its play recorded for its twin."""
+    def run(actions: np.ndarray) -> float:
+        ends = np.zeros((len(actions), 1), dtype=np.bool_)
+        start = time.perf_counter()
+        for step, action in enumerate(actions):
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                ends[step] = True
+                env.reset()
+        elapsed = time.perf_counter() - start
+        twin.record(actions[:, None], ends)
+        return len(actions) / elapsed
+    return run
 
 
 def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> None:
@@ -107,12 +106,16 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
                               grayscale=True, obs_size=(84, 84), inttype=emucore.data.Integrations.ALL,
                               batch_size=batch_size)
 
-    def stepping(env):
+    def stepping(env, twins: BareTwins | None = None):
         env.reset(seed=0)
 
         def run(actions: np.ndarray) -> None:
-            for action in actions:
-                env.step(action)
+            ends = np.zeros(actions.shape[:2], dtype=np.bool_)
+            for step, action in enumerate(actions):
+                _, _, terminated, truncated, _ = env.step(action)
+                ends[step] = terminated | truncated
+            if twins is not None:
+                twins.record(actions, ends)
         return run
 
     def receiving(env):
@@ -136,17 +139,20 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
     envs = {"AsyncVectorEnv stable-retro+SB3": gymnasium.vector.AsyncVectorEnv([lambda: theirs(skip)] * num_envs),
             "RetroVectorEnv 1 thread": retro_vector(1), "RetroVectorEnv 2 threads": retro_vector(2),
             async_name: retro_vector(2, num_envs // 2)}
-    bare = BareThreads(num_envs, skip, 2)
-    runs = {name: stepping(env) for name, env in envs.items() if name != async_name}
+    bare = BareTwins(lambda: ours(1), num_envs, skip, 2)
+    recorded = "RetroVectorEnv 2 threads"
+    runs = {name: stepping(env, bare if name == recorded else None) for name, env in envs.items()
+            if name != async_name}
     runs[async_name] = receiving(envs[async_name])
-    runs[f"{num_envs} bare emulators on 2 threads"] = bare.run
+    runs[f"{num_envs} bare twins on 2 threads"] = bare.run
     rates: dict[str, list[float]] = {name: [] for name in runs}
     rng = np.random.default_rng(1)
     order = list(runs.items())
+    width = envs[recorded].single_action_space.n
     try:
+        runs[recorded](rng.integers(0, 2, (steps, num_envs, width), dtype=np.int8))  # the twins replay a round behind
         for round_index in range(rounds):
-            actions = rng.integers(0, 2, (steps, num_envs, envs["RetroVectorEnv 1 thread"].single_action_space.n),
-                                   dtype=np.int8)
+            actions = rng.integers(0, 2, (steps, num_envs, width), dtype=np.int8)
             for name, run in order if round_index % 2 == 0 else order[::-1]:
                 start = time.perf_counter()
                 run(actions)
@@ -159,8 +165,8 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
     for name, rate in medians.items():
         print(f"{name}: {rate:.0f} steps/s aggregate ({num_envs} envs), median of {rounds} x {steps} steps")
     one, two = medians["RetroVectorEnv 1 thread"], medians["RetroVectorEnv 2 threads"]
-    print(f"2 threads / limit (2 x {limit:.0f}) {two / (2 * limit):.3f}; 2 threads / {num_envs} bare emulators on "
-          f"2 threads {two / medians[f'{num_envs} bare emulators on 2 threads']:.3f}; 1 -> 2 threads {two / one:.3f}x; "
+    print(f"2 threads / limit (2 x {limit:.0f}) {two / (2 * limit):.3f}; 2 threads / {num_envs} bare twins on "
+          f"2 threads {two / medians[f'{num_envs} bare twins on 2 threads']:.3f}; 1 -> 2 threads {two / one:.3f}x; "
           f"2 threads / AsyncVectorEnv {two / medians['AsyncVectorEnv stable-retro+SB3']:.3f}")
     sent = medians[async_name]
     print(f"send/recv / limit {sent / (2 * limit):.3f}; send/recv / step {sent / two:.3f}")

@@ -25,16 +25,14 @@ most 1 / share as fast as one.
 from __future__ import annotations
 
 import argparse
-import collections
 import os
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
-from bench_env import BareCore, timed  # this folder's scripts run with it on sys.path
+from bench_env import BareCore, BareTwins, timed  # this folder's scripts run with it on sys.path
 
 GAME = {"game": "Airstriker-Genesis-v0", "state": "Level1"}
 SKIP = 4
@@ -61,14 +59,18 @@ def stable_retro_wrapped():
     return WarpFrame(MaxAndSkipEnv(env, skip=SKIP), 84, 84)
 
 
-def bare_core() -> BareCore:
-    """One bare emulator, SKIP frames an action: the limit of one env."""
+def bare_env():
     import emucore
 
-    return BareCore(emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL), SKIP)
+    return emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL)
 
 
-def stepping(env, num_envs: int, twins: Twins | None = None):
+def bare_core() -> BareCore:
+    """One bare emulator, SKIP frames an action: the limit of one env."""
+    return BareCore(bare_env(), SKIP)
+
+
+def stepping(env, num_envs: int, twins: BareTwins | None = None):
     env.reset(seed=0)
 
     def run(actions: np.ndarray) -> float:
@@ -82,56 +84,6 @@ def stepping(env, num_envs: int, twins: Twins | None = None):
             twins.record(actions, ends)
         return num_envs * len(actions) / elapsed
     return run
-
-
-class Twins:
-    """N bare emulators that replay a vector env's play, one recorded round behind it (see the module's doc)."""
-
-    def __init__(self, num_envs: int, threads: int):
-        import emucore
-
-        self.envs = [emucore.make(GAME["game"], state=GAME["state"], inttype=emucore.data.Integrations.ALL)
-                     for _ in range(num_envs)]
-        for env in self.envs:
-            env.reset(seed=0)
-        self.start = self.envs[0].initial_state
-        self.ended = [False] * num_envs  # the env's last step ended its episode: its next step is a reset
-        self.rounds: collections.deque = collections.deque()
-        self.shares = [range(first, num_envs, threads) for first in range(threads)]
-
-    def record(self, actions: np.ndarray, ends: np.ndarray) -> None:
-        decode = self.envs[0].data.actions.decode
-        restricted = self.envs[0].use_restricted_actions
-        masks = [[decode(action, restricted, 1)[0] for action in step] for step in actions]
-        self.rounds.append((masks, ends.tolist()))
-
-    def _play(self, share: range, masks: list[list[int]], ends: list[list[bool]]) -> None:
-        for step_masks, step_ends in zip(masks, ends):
-            for index in share:
-                em = self.envs[index].em
-                if self.ended[index]:
-                    em.set_state(self.start)
-                    em.set_button_mask(0)
-                    em.run_frames(1)
-                else:
-                    em.set_button_mask(step_masks[index])
-                    em.run_frames(SKIP)
-                self.ended[index] = step_ends[index]
-
-    def run(self, _actions: np.ndarray) -> float:
-        masks, ends = self.rounds.popleft()
-        threads = [threading.Thread(target=self._play, args=(share, masks, ends)) for share in self.shares[1:]]
-        start = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        self._play(self.shares[0], masks, ends)
-        for thread in threads:
-            thread.join()
-        return len(self.envs) * len(masks) / (time.perf_counter() - start)
-
-    def close(self) -> None:
-        for env in self.envs:
-            env.close()
 
 
 def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -> None:
@@ -148,7 +100,7 @@ def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -
         made = {"C": retro_vector(num_envs, threads, True), "Python": retro_vector(num_envs, threads, False)}
         if with_stable_retro:
             made["stable-retro"] = gymnasium.vector.AsyncVectorEnv([stable_retro_wrapped] * num_envs)
-        twins = Twins(num_envs, threads)
+        twins = BareTwins(bare_env, num_envs, SKIP, threads)
         runs = {name: stepping(env, num_envs, twins if name == "C" else None) for name, env in made.items()}
         bare = bare_core()
         runs["limit"] = lambda actions, bare=bare: timed(bare, actions[:, 0])  # one env's, in the same rounds
