@@ -5,8 +5,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#define SPINS 20000 /* about 0.1-0.3 ms of pause instructions */
+#define SPINS 20000             /* about 0.1-0.3 ms of pause instructions */
+#define SPIN_WORTH_NS 300000    /* a wait shorter than this might have been caught by spinning */
 
 struct emu_batch {
     pthread_mutex_t lock;
@@ -157,20 +159,31 @@ static int maybe_queued(emu_batch *b) {
            __atomic_load_n(&b->closing, __ATOMIC_RELAXED);
 }
 
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static void *serve(void *arg) {
     emu_batch *b = arg;
+    int spins = SPINS;
     pthread_mutex_lock(&b->lock);
     for (;;) {
         if (b->queue_head == b->queue_tail && !b->closing) {
-            /* the next batch comes within the Python between two steps: wait for it awake, briefly, as a
-             * sleeping thread takes tens of microseconds to wake */
+            /* The next batch comes within the Python between two steps: wait for it awake, briefly, as a
+             * sleeping thread takes tens of microseconds to wake. Where the caller does more between steps (a
+             * policy's forward pass), spinning would only take a core from it: the next wait does not spin if
+             * this one was longer than spinning could have bridged. */
+            int64_t started = now_ns();
             pthread_mutex_unlock(&b->lock);
-            for (int spin = 0; spin < SPINS && !maybe_queued(b); spin++)
+            for (int spin = 0; spin < spins && !maybe_queued(b); spin++)
                 __builtin_ia32_pause();
             pthread_mutex_lock(&b->lock);
+            while (b->queue_head == b->queue_tail && !b->closing)
+                pthread_cond_wait(&b->queued, &b->lock);
+            spins = now_ns() - started < SPIN_WORTH_NS ? SPINS : 0;
         }
-        while (b->queue_head == b->queue_tail && !b->closing)
-            pthread_cond_wait(&b->queued, &b->lock);
         if (b->closing) break;
         step_one(b);
     }
