@@ -8,7 +8,7 @@
 #include <time.h>
 
 #define SPINS 20000             /* about 0.1-0.3 ms of pause instructions */
-#define SPIN_WORTH_NS 300000    /* a wait shorter than this might have been caught by spinning */
+#define SPIN_WORTH_NS 1000000   /* a wait shorter than an env step or so: the caller steps in a tight loop */
 
 struct emu_batch {
     pthread_mutex_t lock;
