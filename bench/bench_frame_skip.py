@@ -27,7 +27,7 @@ import statistics
 import time
 
 import numpy as np
-from bench_env import BareTwins, timed  # this folder's scripts run with it on sys.path
+from bench_env import BareTwins, timed, vector_stepping  # this folder's scripts run with it on sys.path
 
 GAME, STATE = "Airstriker-Genesis-v0", "Level1"
 ATARI: dict[str, str] = {}  # --atari: the scratch folder holding the stable-retro integration with ale-py's ROM
@@ -106,18 +106,6 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
                               grayscale=True, obs_size=(84, 84), inttype=emucore.data.Integrations.ALL,
                               batch_size=batch_size)
 
-    def stepping(env, twins: BareTwins | None = None):
-        env.reset(seed=0)
-
-        def run(actions: np.ndarray) -> None:
-            ends = np.zeros(actions.shape[:2], dtype=np.bool_)
-            for step, action in enumerate(actions):
-                _, _, terminated, truncated, _ = env.step(action)
-                ends[step] = terminated | truncated
-            if twins is not None:
-                twins.record(actions, ends)
-        return run
-
     def receiving(env):
         """EnvPool's loop: recv the first batch_size envs to finish, send their next actions. A run starts
         and ends with no env stepping, so that none steps during the other runs."""
@@ -141,7 +129,7 @@ def vector(num_envs: int, rounds: int, steps: int, skip: int, limit: float) -> N
             async_name: retro_vector(2, num_envs // 2)}
     bare = BareTwins(lambda: ours(1), num_envs, skip, 2)
     recorded = "RetroVectorEnv 2 threads"
-    runs = {name: stepping(env, bare if name == recorded else None) for name, env in envs.items()
+    runs = {name: vector_stepping(env, bare if name == recorded else None) for name, env in envs.items()
             if name != async_name}
     runs[async_name] = receiving(envs[async_name])
     runs[f"{num_envs} bare twins on 2 threads"] = bare.run

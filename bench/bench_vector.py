@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_env import BareCore, BareTwins, timed  # this folder's scripts run with it on sys.path
+from bench_env import BareCore, BareTwins, timed, vector_stepping  # this folder's scripts run with it on sys.path
 
 GAME = {"game": "Airstriker-Genesis-v0", "state": "Level1"}
 SKIP = 4
@@ -70,22 +70,6 @@ def bare_core() -> BareCore:
     return BareCore(bare_env(), SKIP)
 
 
-def stepping(env, num_envs: int, twins: BareTwins | None = None):
-    env.reset(seed=0)
-
-    def run(actions: np.ndarray) -> float:
-        ends = np.zeros(actions.shape[:2], dtype=np.bool_)
-        start = time.perf_counter()
-        for step, action in enumerate(actions):
-            _, _, terminated, truncated, _ = env.step(action)
-            ends[step] = terminated | truncated
-        elapsed = time.perf_counter() - start
-        if twins is not None:
-            twins.record(actions, ends)
-        return num_envs * len(actions) / elapsed
-    return run
-
-
 def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -> None:
     import gymnasium
 
@@ -101,7 +85,7 @@ def scaling(envs: list[int], rounds: int, steps: int, with_stable_retro: bool) -
         if with_stable_retro:
             made["stable-retro"] = gymnasium.vector.AsyncVectorEnv([stable_retro_wrapped] * num_envs)
         twins = BareTwins(bare_env, num_envs, SKIP, threads)
-        runs = {name: stepping(env, num_envs, twins if name == "C" else None) for name, env in made.items()}
+        runs = {name: vector_stepping(env, twins if name == "C" else None) for name, env in made.items()}
         bare = bare_core()
         runs["limit"] = lambda actions, bare=bare: timed(bare, actions[:, 0])  # one env's, in the same rounds
         runs["twins"] = twins.run

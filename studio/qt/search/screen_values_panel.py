@@ -225,7 +225,7 @@ class ScreenFinderPanel(QWidget):
             self.table.selectRow(0)
 
     def _frame(self) -> None:
-        if self.isVisible() and self.results:
+        if self.results:
             self._throttle.request()
 
     def refresh_values(self) -> None:

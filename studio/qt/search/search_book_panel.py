@@ -169,7 +169,7 @@ class MemorySearchPanel(QWidget):
     def bind(self, workspace: Workspace) -> None:
         """Searches the workspace's game (at start, and after the window opened another one)."""
         self.session, self.book = workspace.session, workspace.searches
-        self._connections.connect(self.session.events.frame, self._frame)
+        self._connections.connect(self.session.events.frame, self._throttle.request)
         self._connections.connect(self.book.events.searches, self._searches_changed)
         self._connections.connect(self.book.events.candidates, self._candidates_changed)
         self.types.setCurrentText(default_preset(self._system_name(), self.remembered_types))
@@ -181,12 +181,6 @@ class MemorySearchPanel(QWidget):
         self._connections.disconnect_all()
         self._throttle.stop()
         self.model.set_search(None)
-
-    def _frame(self) -> None:
-        """Frames ran: refresh the visible values at most 10 times a second, and once at the end."""
-        if not self.isVisible():
-            return
-        self._throttle.request()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)

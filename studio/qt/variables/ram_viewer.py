@@ -103,7 +103,7 @@ class RamViewer(QWidget):
     # ---- session wiring ----
 
     def _attach(self) -> None:
-        self._connections.connect(self.session.events.frame, self._frame)
+        self._connections.connect(self.session.events.frame, self._throttle.request)
         self._connections.connect(self.watch.events.changed, self._freezes_changed)
         self._freezes_changed()
 
@@ -120,12 +120,6 @@ class RamViewer(QWidget):
         self._build_readout(self.readout_box.layout())
         self._fill_regions()
         self._attach()
-
-    def _frame(self) -> None:
-        """The session ran or rewound frames: refresh at most 30 times a second, and once more at the end."""
-        if not self.isVisible():
-            return
-        self._throttle.request()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)

@@ -250,7 +250,7 @@ class VariablesPanel(QWidget):
         return tuple(self.watch.session.system.types or DEFAULT_TYPES)
 
     def _attach(self) -> None:
-        self._connections.connect(self.watch.session.events.frame, self._frame)
+        self._connections.connect(self.watch.session.events.frame, self._throttle.request)
         self._connections.connect(self.watch.events.changed, self._variables_changed)
 
     def unbind(self) -> None:
@@ -262,12 +262,6 @@ class VariablesPanel(QWidget):
         self.model.watch = self.watch
         self._attach()
         self._variables_changed()
-
-    def _frame(self) -> None:
-        """Frames ran or went back: refresh values and plot at most 15 times a second, and once at the end."""
-        if not self.isVisible():
-            return
-        self._throttle.request()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
