@@ -3,8 +3,11 @@
 The integrator labels the state now (or a named save state) with the number a counter has
 there: lives 3 at the start, 2 after a death, 1 after another. :meth:`StateLabels.compare` hands
 them to :func:`emucore.search.compare_states` and adds the result to the Search dock's book as a
-search of its own, which can be refined further like any other. Labels are kept in the game's
-workspace, so they survive a restart.
+search of its own, which can be refined further like any other. In "equal" mode it also tries
+the labels one off (a screen that shows lives + 1 over a stored lives - 1, as Find from screen's
+bias does): the addresses that hold label - 1 (or + 1) in every state are a search of their own,
+and :meth:`Comparison.says` tells the integrator that the labels look one above (or below) the
+stored value. Labels are kept in the game's workspace, so they survive a restart.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emucore.search import compare_states
+import numpy as np
+
+from emucore.search import MemorySearch, compare_states
 from studio.model.play.state_list import StateList
 from studio.model.search.search_book import SearchBook
 from studio.model.set_aside import OpenProblem
@@ -26,6 +31,8 @@ MODES = {
 }
 INDEX = "labels.json"
 MAX_LABELS = 32
+SHIFTS = (-1, 1)  # stored = label - 1 (the screen shows stored + 1, as lives often are), or label + 1
+NAMED = 3  # addresses named in a message
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,54 @@ class Label:
     frame: int
     state: bytes
     source: str = "now"  # "now" (the moment labelled) or the named save state's name
+
+
+@dataclass(frozen=True)
+class Shifted:
+    """The addresses that hold the labels one off in every state (``stored = label + offset``)."""
+
+    offset: int
+    name: str  # its search in the book
+    count: int  # addresses
+    where: tuple[str, ...]  # the first few, "0x33 |u1"
+
+    @property
+    def looks(self) -> str:
+        """What the labels look like against the stored value, in words."""
+        return "one above the stored value" if self.offset < 0 else "one below the stored value"
+
+    @property
+    def rule(self) -> str:
+        return f"label {'-' if self.offset < 0 else '+'} {abs(self.offset)}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What :meth:`StateLabels.comparison` found: the search of the labels as given, the shifted
+    ones that found something, and ``shown``, the one made current in the book."""
+
+    name: str
+    count: int
+    shifted: tuple[Shifted, ...] = ()
+    shown: str = ""
+
+    def says(self) -> str:
+        """The result in words, for the wizard's message line."""
+        if not self.shifted:
+            if not self.count:
+                return (f"No address holds the labels in every state (the search {self.name!r} is empty): check the "
+                        "labels, or try the order mode or a wider type list on the Search tab.")
+            return (f"{self.count:,} candidates in the search {self.name!r} (Search tab): refine there, or label "
+                    "more moments and compare again.")
+        best = self.shifted[0]
+        where = ", ".join(best.where) + (" ..." if best.count > len(best.where) else "")
+        hold = f"{best.count:,} address{'es hold' if best.count > 1 else ' holds'} {best.rule} in every state"
+        if not self.count:
+            return (f"No address equals the labels, but {hold}: your labels look {best.looks} (the screen shows "
+                    f"stored {'+' if best.offset < 0 else '-'} 1). {where}: the search {best.name!r} (Search tab).")
+        return (f"{self.count:,} candidates in {self.name!r} (Search tab). Also {hold} ({where}): if the screen shows "
+                f"{'one more' if best.offset < 0 else 'one less'} than the game keeps, your labels look {best.looks}: "
+                f"the search {best.name!r}.")
 
 
 class StateLabels:
@@ -85,7 +140,14 @@ class StateLabels:
         return f"{self.name} = {label.value} at {where}"
 
     def compare(self, book: SearchBook, mode: str = "equal", types: Any = None) -> str:
-        """Adds a search of the addresses whose values match the labels to ``book``; returns its name.
+        """Adds a search of the addresses whose values match the labels to ``book``; returns the
+        name of the search made current (:meth:`comparison` says more)."""
+        return self.comparison(book, mode, types).shown
+
+    def comparison(self, book: SearchBook, mode: str = "equal", types: Any = None) -> Comparison:
+        """Adds a search of the addresses whose values match the labels to ``book``, and in
+        "equal" mode one for each of :data:`SHIFTS` that finds something; the labels' own search
+        stays current unless it is empty and a shifted one is not.
 
         Raises:
             ValueError: an unknown mode, fewer than two labels, or labels that all have one value.
@@ -99,13 +161,21 @@ class StateLabels:
         by_value: dict[int, bytes] = {}
         for label in self.labels:  # compare_states takes one state per value: the latest one
             by_value[label.value] = label.state
+        shifted: list[tuple[int, MemorySearch]] = []
         with self.session.scratch() as emulator:  # the labelled states are loaded in turn: the picture stays
             search = compare_states(emulator, by_value, types, mode=mode)
-        base = f"{self.name} ({mode})"
-        name, number = base, 2
-        while name in book:
-            name, number = f"{base} {number}", number + 1
-        return book.add(name, search)
+            if mode == "equal":
+                for offset in SHIFTS:
+                    other = compare_states(emulator, {k + offset: v for k, v in by_value.items()}, types, mode=mode)
+                    if other.count:
+                        shifted.append((offset, other))
+        name = book.add(_free(book, f"{self.name} ({mode})"), search)
+        found = tuple(Shifted(offset, book.add(_free(book, f"{self.name} (label {'-' if offset < 0 else '+'} 1)"),
+                                               other), *_where(other))
+                      for offset, other in shifted)
+        shown = name if search.count or not found else found[0].name
+        book.select(shown)
+        return Comparison(name, search.count, found, shown)
 
     def steps(self) -> list[str]:
         """The labels in words, for a variable's provenance."""
@@ -123,6 +193,24 @@ class StateLabels:
             self.report, "the lives wizard starts without labels")
         self.name = str(raw.get("name", "lives"))[:64] or "lives"
         return labels[:MAX_LABELS]
+
+
+def _free(book: SearchBook, base: str) -> str:
+    name, number = base, 2
+    while name in book:
+        name, number = f"{base} {number}", number + 1
+    return name
+
+
+def _where(search: MemorySearch) -> tuple[int, tuple[str, ...]]:
+    """How many addresses ``search`` holds, and the first few, each with its first type
+    (``"0x33 |u1"``)."""
+    candidates = search.candidates
+    addresses = candidates.addresses()
+    seen: dict[int, str] = {}
+    for address, index in zip(addresses[:64].tolist(), candidates.type_indices(0, 64).tolist(), strict=True):
+        seen.setdefault(int(address), f"0x{int(address):X} {candidates.types[int(index)]}")
+    return len(np.unique(addresses)), tuple(list(seen.values())[:NAMED])
 
 
 def _value(value: object) -> int:

@@ -36,7 +36,7 @@ class SearchDock(QTabWidget):
         self.from_screen.setToolTip("Type the number the screen shows at a few moments: the variable that holds it")
         self.from_screen.done_typing.connect(self.screen_typed)
         self.labels = LabelsPanel(workspace, self.panel.chosen_types)
-        self.labels.compared.connect(lambda _name: self.show_page(self.panel))
+        self.labels.compared.connect(self._labels_compared)
         # each tab scrolls on its own, so the tallest one does not set the dock's height for all
         self.addTab(scrolling(self.panel), "Search")
         self.addTab(scrolling(self.from_screen), "From screen")
@@ -50,6 +50,11 @@ class SearchDock(QTabWidget):
     def unbind(self) -> None:
         for page in (self.panel, self.from_screen, self.labels):
             page.unbind()
+
+    def _labels_compared(self, _name: str) -> None:
+        """The wizard's comparison is a search: show it, with what the wizard said about it."""
+        self.show_page(self.panel)
+        self.panel.message.setText(self.labels.message.text())
 
     def _made_from_search(self, name: str, address: int, type_text: str) -> None:
         search = self.panel.book.current

@@ -20,7 +20,7 @@ from studio.model.search.state_labels import MODES, StateLabels
 from studio.model.workspace import Workspace
 from studio.qt.forms import box, button, line, message_label, row
 
-MESSAGE_LINES = 4
+MESSAGE_LINES = 5
 
 
 class LabelsPanel(QWidget):
@@ -65,8 +65,9 @@ class LabelsPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row(QLabel("Counter"), (self.counter, 1), QLabel("="), self.value,
                              button("Label now", "Label the moment now with this value", self.label_now)))
+        # clicked(bool) would hand its checked flag to the slot as the state's name
         layout.addLayout(row(button("Label a saved state...", "Label one of the integration's save states",
-                                    self.label_saved_state), (QLabel(""), 1)))
+                                    lambda: self.label_saved_state()), (QLabel(""), 1)))
         layout.addWidget(box(self.list, row(
             button("Remove", "Forget the selected label", self.remove_selected),
             button("Clear", "Forget every label", self.clear),
@@ -115,6 +116,7 @@ class LabelsPanel(QWidget):
             self.refresh()
 
     def label_saved_state(self, name: str | None = None, value: int | None = None) -> None:
+        """Labels one of the integration's save states; asks for the state and the value not given."""
         names = self.session.states.names()
         if not names:
             self.message.setText("the integration has no saved states yet")
@@ -141,12 +143,11 @@ class LabelsPanel(QWidget):
         self.refresh()
 
     def compare(self) -> str | None:
-        """Adds the comparison as a new search; returns its name."""
-        name = self._guard(lambda: self.labels.compare(self.book, self.mode.currentText(), self.types()))
-        if name is None:
+        """Adds the comparison as a new search (and, in equal mode, the labels one off that find
+        something); returns the name of the search shown."""
+        found = self._guard(lambda: self.labels.comparison(self.book, self.mode.currentText(), self.types()))
+        if found is None:
             return None
-        count = self.book.get(name).count
-        self.message.setText(f"{count:,} candidates in the search {name!r} (Search tab): refine there, or label "
-                             "more moments and compare again.")
-        self.compared.emit(name)
-        return name
+        self.message.setText(found.says())
+        self.compared.emit(found.shown)
+        return found.shown
