@@ -15,7 +15,9 @@ or early, reward always zero, spikes, returns beyond what the score typed in Fin
 plausible (:mod:`studio.model.search.plausibility`, read from the studio's workspace for the game) and
 reward farming. The report also lists the checks that passed and sums the run up in one line
 (:func:`~studio.model.sanity_agent.run_summary`). The "Sanity" agent
-(:class:`~studio.model.sanity_agent.SanityAgent`) plays random buttons but START and SELECT.
+(:class:`~studio.model.sanity_agent.SanityAgent`), the dialog's default, plays random buttons but
+START and SELECT, each choice held for several steps; when no episode of its run ended within the
+step budget, the run is played again once with twice the steps, and the report says so.
 
 This module is Qt-free (import-linter checks it).
 """
@@ -23,8 +25,8 @@ This module is Qt-free (import-linter checks it).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +58,9 @@ from studio.model.search.plausibility import Plausibility, find_plausibility
 
 __all__ = [
     "AGENTS", "Agent", "BruteAgent", "EpisodeResult", "Flag", "IdleAgent", "MovieAgent", "Plausibility",
-    "PolicyAgent", "RandomAgent", "RightBiasedAgent", "RunReport", "SANITY", "SanityAgent", "StepEvent", "algo_of",
-    "checks_passed", "checks_skipped", "farming_window", "find_plausibility", "make_agent", "run_episodes",
+    "PolicyAgent", "RandomAgent", "RightBiasedAgent", "RunChoices", "RunReport", "SANITY", "SanityAgent", "StepEvent",
+    "algo_of", "checks_passed", "checks_skipped", "extension_said", "farming_window", "find_plausibility",
+    "make_agent", "run_episodes",
     "run_summary", "sb3_available", "scenario_flags",
 ]
 
@@ -75,7 +78,9 @@ class RunReport:
     flags: list[Flag] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)  # the checks that raised no flag, in words
     unchecked: list[str] = field(default_factory=list)  # the checks that could not be made, with why
-    summary: str = ""  # the run in one line (run_summary)
+    summary: str = ""  # the run in one line (run_summary), the budget's extension first when there was one
+    max_steps: int = 0  # the step budget the episodes were played with
+    extended_from: int | None = None  # the budget asked for, when no episode ended within it and it was doubled
     plausibility: Plausibility | None = None  # what the returns were held against
     best_index: int | None = None
     best_movie: bytes | None = None  # the best episode's .bk2
@@ -122,6 +127,8 @@ def run_episodes(
     plausibility: Plausibility | None = None,
     fps: float = DEFAULT_FPS,
     log_dir: str | Path | None = None,
+    extend: bool | None = None,
+    on_extend: Callable[[int], None] | None = None,
 ) -> RunReport:
     """Plays ``episodes`` episodes of ``game`` headless with ``agent`` and reports on them.
 
@@ -145,6 +152,12 @@ def run_episodes(
         fps: The game's frames a second (for the early end check and the summary).
         log_dir: A folder to write the run's TensorBoard log in (:mod:`studio.model.run_log`; needs torch
             and tensorboard), or None for none.
+        extend: When no episode ended (done) within ``max_steps`` and the run was not stopped, play
+            the run again, once, with twice the steps (the same episodes, longer), and say so in
+            the report (``extended_from`` and the summary). None: the agent's ``extends_budget``
+            (the sanity preset's).
+        on_extend: Called with the new budget when that happens, before the episodes are played
+            again (from the calling thread).
 
     Returns:
         The episodes, the flags and the best episode's movie.
@@ -153,19 +166,38 @@ def run_episodes(
     make_kwargs: dict[str, Any] = {"inttype": inttype}
     if scenario is not None:
         make_kwargs["scenario"] = scenario
-    rollout = Rollout(str(game), agent, episodes=episodes, seed=agent.seed, max_steps=max_steps,
-                      state=emucore.State.DEFAULT if state is None else state, make_kwargs=make_kwargs,
-                      record=True, hashes=True)
-    if ray_address:
-        from emucore.ray.rollouts import run_on_ray
 
-        results = run_on_ray(rollout, ray_address, stop)
-    else:
-        results = run_local(rollout, on_step, stop)
-    report = RunReport(emucore.data.game_name(str(game)), state, scenario, agent.name, [])
+    def play(budget: int) -> list[EpisodeResult]:
+        rollout = Rollout(str(game), agent, episodes=episodes, seed=agent.seed, max_steps=budget,
+                          state=emucore.State.DEFAULT if state is None else state, make_kwargs=make_kwargs,
+                          record=True, hashes=True)
+        if ray_address:
+            from emucore.ray.rollouts import run_on_ray
+
+            played = run_on_ray(rollout, ray_address, stop)
+        else:
+            played = run_local(rollout, on_step, stop)
+        results = []
+        for result in played:
+            results.append(result)
+            if on_episode is not None:
+                on_episode(result)
+        return results
+
+    budget = max_steps
+    results = play(budget)
+    stopped = (stop is not None and stop.is_set()) or any(r.done_reason == STOPPED for r in results)
+    extend = bool(getattr(agent, "extends_budget", False)) if extend is None else extend
+    if extend and results and not stopped and not any(r.terminated for r in results):
+        budget = max_steps * 2
+        if on_extend is not None:
+            on_extend(budget)
+        results = play(budget)
+    report = RunReport(emucore.data.game_name(str(game)), state, scenario, agent.name, [], max_steps=budget,
+                       extended_from=max_steps if budget != max_steps else None)
     log = None if log_dir is None else RunLog(log_dir, {
         "game": report.game, "state": state or "default", "scenario": scenario or "scenario.json",
-        "agent": agent.name, "seed": agent.seed, "episodes": episodes, "max steps": max_steps,
+        "agent": agent.name, "seed": agent.seed, "episodes": episodes, "max steps": budget,
         "played on": ray_address or "this machine"})
     report.log_dir = None if log is None else log.folder
     best_movie: bytes | None = None
@@ -177,22 +209,28 @@ def run_episodes(
         result.movie = None
         if log is not None:
             log.episode(result)
-        if on_episode is not None:
-            on_episode(result)
     report.stopped = report.stopped or (stop is not None and stop.is_set())
     report.best_movie = best_movie
     report.buttons = _buttons_of(game, inttype)
     report.plausibility = find_plausibility(game, scenario, inttype) if plausibility is None else plausibility
     frames_per_step = int(agent.env_kwargs.get("frame_skip", 1))
-    report.flags = scenario_flags(report.episodes, max_steps, report.plausibility, fps=fps,
+    report.flags = scenario_flags(report.episodes, budget, report.plausibility, fps=fps,
                                   frames_per_step=frames_per_step)
     if report.episodes:
         report.checks = checks_passed(report.flags, report.plausibility)
         report.unchecked = checks_skipped(report.flags, report.plausibility)
-    report.summary = run_summary(report.episodes, max_steps, fps=fps, frames_per_step=frames_per_step)
+    report.summary = extension_said(max_steps, budget) + run_summary(report.episodes, budget, fps=fps,
+                                                                      frames_per_step=frames_per_step)
     if log is not None:
         log.finish(report.summary, [f"{flag.name}: {flag.detail}" for flag in report.flags])
     return report
+
+
+def extension_said(asked: int, played: int) -> str:
+    """The budget's extension in words ("" when the run played the budget asked for)."""
+    if asked == played:
+        return ""
+    return f"No episode ended within {asked:,} steps: the budget was extended once, to {played:,} steps. "
 
 
 def _buttons_of(game: str | Path, inttype: Any) -> list[str]:
@@ -204,14 +242,15 @@ def _buttons_of(game: str | Path, inttype: Any) -> list[str]:
 
 
 SANITY = "Sanity (no START/SELECT)"
-"""The sanity preset's title: one episode of :class:`SanityAgent` until the first done or the step budget."""
+"""The sanity preset's title: one episode of :class:`SanityAgent` until the first done or the step
+budget (doubled once when no episode ended within it)."""
 
 AGENTS: dict[str, type[Agent]] = {
+    SANITY: SanityAgent,  # first: the dialog's default, the preset that shows rewards and episode ends
     "Random": RandomAgent,
     "Right-biased": RightBiasedAgent,
     "Brute": BruteAgent,
     "Idle": IdleAgent,
-    SANITY: SanityAgent,
     "Movie (.bk2)": MovieAgent,
     "Policy (SB3 .zip)": PolicyAgent,
 }
@@ -228,3 +267,40 @@ def make_agent(title: str, *, seed: int = 0, path: str | None = None) -> Agent:
         agent.seed = seed
         return agent
     return cls(seed)
+
+
+MAX_EPISODES, MAX_STEPS, MAX_SEED = 10_000, 10_000_000, 2**31 - 1  # what the dialog offers
+
+
+@dataclass
+class RunChoices:
+    """The Run agent dialog's choices, kept in the studio's settings between runs (``agent_run``)."""
+
+    agent: str = SANITY
+    episodes: int = 1
+    max_steps: int = 4500
+    seed: int = 0
+    file: str = ""  # the movie or model of the agents that play one
+    ray_address: str = ""
+    tensorboard: bool = True
+
+    def to_dict(self) -> dict[str, str | int | bool]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, object]) -> RunChoices:
+        """The choices ``raw`` holds; a value that is missing, of another type or out of range
+        (the settings file is the user's to edit) is the default."""
+        defaults = cls()
+        kept: dict[str, Any] = {}
+        for one in fields(cls):
+            value = raw.get(one.name)
+            if type(value) is type(getattr(defaults, one.name)):  # exact: a bool is no step count
+                kept[one.name] = value
+        choices = cls(**kept)
+        if choices.agent not in AGENTS:
+            choices.agent = defaults.agent
+        for name, high in (("episodes", MAX_EPISODES), ("max_steps", MAX_STEPS), ("seed", MAX_SEED)):
+            if not (0 if name == "seed" else 1) <= getattr(choices, name) <= high:
+                setattr(choices, name, getattr(defaults, name))
+        return choices

@@ -1,11 +1,13 @@
 """The sanity preset: an agent that plays without pausing or resetting the game; a run in one line. No Qt.
 
 :class:`SanityAgent` presses random buttons, but never START or SELECT (they pause, reset or
-open a menu in many games), in combinations the game's action set takes, each choice held for
-``hold`` steps as a player holds a button. Played
-once until the first done or the step budget, it answers the first questions about a scenario:
-does anything happen, does done fire, when, is anything rewarded. :func:`run_summary` says so in
-one line, in words when nothing happened.
+open a menu in many games), in combinations the game's action set takes (every direction, Down
+too), each choice held for a random 8 to 30 steps as a player holds a button: long enough to
+walk somewhere, climb, duck or charge, so that a game's things happen (a score, a death) where
+a choice a frame only jitters in place. Played once until the first done or the step budget
+(which the run extends once when no episode ended: ``run_episodes(extend=...)``), it answers the
+first questions about a scenario: does anything happen, does done fire, when, is anything
+rewarded. :func:`run_summary` says so in one line, in words when nothing happened.
 
 Being defined in the studio, the agent needs ``studio`` importable where it is unpickled (a Ray
 cluster's nodes).
@@ -25,10 +27,12 @@ from emucore.rollout.agents import Agent
 SKIPPED = ("START", "SELECT", "RUN", "PAUSE", "RESET")  # START and SELECT, and their kin on other pads
 AXES = (("UP", "DOWN"), ("LEFT", "RIGHT"))
 STILL = 0.1  # a screen (or RAM) with at most this share of distinct pictures per step barely changed
+HOLD = (8, 30)  # each choice is held this many steps (both included), drawn anew for each choice
 
 
 class SanityAgent(Agent):
-    """Random buttons but START and SELECT, each choice held ``hold`` steps.
+    """Random buttons but START and SELECT, each choice held ``hold`` steps: a number, or a
+    ``(low, high)`` range a length is drawn from for each choice.
 
     START and SELECT (and RUN, PAUSE, RESET: the PC Engine's, the Master System's and the Atari
     2600's) pause, reset or open menus in many games, and some systems' action sets let them
@@ -39,15 +43,19 @@ class SanityAgent(Agent):
     """
 
     name = "sanity"
+    extends_budget = True  # a run of it plays once more with twice the steps when no episode ended
 
-    def __init__(self, seed: int | None = 0, hold: int = 4):
+    def __init__(self, seed: int | None = 0, hold: int | tuple[int, int] = HOLD):
         super().__init__(seed)
-        self.hold = max(1, hold)
+        low, high = (hold, hold) if isinstance(hold, int) else hold
+        if not 1 <= low <= high:
+            raise ValueError(f"hold is a number of steps >= 1 or a (low, high) range of them, not {hold!r}")
+        self.hold = (int(low), int(high))
 
     def begin(self, env: Any, episode: int) -> None:
         super().begin(env, episode)
         self.choices = self.choices_for(env)
-        self._t = 0
+        self._left = 0  # steps the held choice still lasts
         self._held = np.zeros(env.num_buttons, dtype=np.int8)
 
     @staticmethod
@@ -64,12 +72,13 @@ class SanityAgent(Agent):
             [0, 1 << i] for i, b in enumerate(names) if b and b not in SKIPPED and i not in on_axes]
 
     def act(self, obs: np.ndarray) -> np.ndarray:
-        if self._t % self.hold == 0:
+        if self._left <= 0:
             mask = 0
             for masks in self.choices:
                 mask |= masks[int(self.rng.integers(len(masks)))]
             self._held = np.array([(mask >> i) & 1 for i in range(self.env.num_buttons)], dtype=np.int8)
-        self._t += 1
+            self._left = int(self.rng.integers(self.hold[0], self.hold[1] + 1))
+        self._left -= 1
         return self._held
 
 

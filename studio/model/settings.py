@@ -41,6 +41,7 @@ class Settings:
     window_geometry: str = ""  # Qt's saveGeometry(), base64
     window_state: str = ""  # Qt's saveState() (dock layout), base64
     search_types: dict[str, str] = field(default_factory=dict)  # system -> the search dock's type list title
+    agent_run: dict[str, str | int | bool] = field(default_factory=dict)  # the Run agent dialog's last choices
 
     def add_recent(self, path: str) -> None:
         self.recent = [path] + [p for p in self.recent if p != path]
@@ -96,6 +97,7 @@ _CHECKS = {
     "window_geometry": _strings,
     "window_state": _strings,
     "search_types": lambda v: _mapping(v, _strings),
+    "agent_run": lambda v: _mapping(v, lambda x: isinstance(x, str | int | bool)),
 }
 
 

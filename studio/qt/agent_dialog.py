@@ -4,6 +4,9 @@ The run happens on a worker thread (``studio.model.agents.run_episodes``); the w
 the newest frame and reward points under a lock, and a 15 Hz timer on the GUI thread draws them.
 Episode ends and the final report cross threads as queued Qt signals. With a Ray cluster address
 the episodes are played on the cluster: each shows (table row and reward curve) as it comes back.
+The dialog opens with the last run's choices (kept in the studio's settings) or, the first time,
+the sanity preset: one episode of random held buttons but START and SELECT, whose step budget is
+doubled once when no episode ended within it.
 """
 
 from __future__ import annotations
@@ -17,19 +20,14 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
     QDialog,
     QFileDialog,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QMessageBox,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -37,19 +35,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.model.agents import (
-    AGENTS,
-    SANITY,
-    EpisodeResult,
-    MovieAgent,
-    PolicyAgent,
-    RunReport,
-    StepEvent,
-    make_agent,
-    run_episodes,
-    sb3_available,
-)
-from studio.model.run_log import run_log_folder, tensorboard_available
+from studio.model.agents import EpisodeResult, RunChoices, RunReport, StepEvent, make_agent, run_episodes
+from studio.model.run_log import run_log_folder
+from studio.model.settings import Settings
+from studio.qt.agent_form import AgentForm
 from studio.qt.play.session_view import GameView
 
 REFRESH_MS = 66  # ~15 Hz
@@ -61,6 +50,7 @@ class _Bridge(QObject):
     episode_done = Signal(object)
     finished = Signal(object)
     failed = Signal(str)
+    extended = Signal(int)
 
 
 class AgentDialog(QDialog):
@@ -71,9 +61,12 @@ class AgentDialog(QDialog):
         state: A state name or path, or None for the game's default state.
         parent: The parent widget.
         scenario: A scenario name or ``.json`` path to start with (None: ``scenario.json``).
+        settings: The studio's settings, where the dialog keeps its choices (``agent_run``) between
+            runs; None: the defaults, kept nowhere.
     """
 
-    def __init__(self, folder: Path, state: str | None, parent: QWidget | None = None, scenario: str | None = None):
+    def __init__(self, folder: Path, state: str | None, parent: QWidget | None = None, scenario: str | None = None,
+                 settings: Settings | None = None):
         super().__init__(parent)
         self.setWindowTitle(f"Run agent - {folder.name}")
         self.folder = folder
@@ -92,52 +85,15 @@ class AgentDialog(QDialog):
         self._bridge.episode_done.connect(self._episode_done)
         self._bridge.finished.connect(self._finished)
         self._bridge.failed.connect(self._failed)
+        self._bridge.extended.connect(self._extended)
 
-        self.agent_box = QComboBox()
-        for title, cls in AGENTS.items():
-            if cls is PolicyAgent and not sb3_available():
-                continue
-            self.agent_box.addItem(title)
-        self.agent_box.currentTextChanged.connect(self._agent_changed)
-        self.file_edit = QLineEdit()
-        self.file_edit.setPlaceholderText("movie .bk2 or SB3 model .zip")
-        self.file_button = QPushButton("Browse...")
-        self.file_button.clicked.connect(self._browse)
-        file_row = QHBoxLayout()
-        file_row.addWidget(self.file_edit)
-        file_row.addWidget(self.file_button)
-        self.scenario_edit = QLineEdit(scenario or "")
-        self.scenario_edit.setPlaceholderText("scenario.json")
-        self.episodes_box = QSpinBox()
-        self.episodes_box.setRange(1, 10000)
-        self.episodes_box.setValue(5)
-        self.steps_box = QSpinBox()
-        self.steps_box.setRange(1, 10_000_000)
-        self.steps_box.setValue(4500)
-        self.seed_box = QSpinBox()
-        self.seed_box.setRange(0, 2**31 - 1)
-        self.ray_edit = QLineEdit()
-        self.ray_edit.setPlaceholderText("empty: play here; host:port of a cluster, or auto")
-        self.ray_edit.setToolTip("Play the episodes on this Ray cluster (the same episodes as here, spread over its "
-                                 "nodes; the integration is sent along). Needs emucore and Ray on every node.")
-
-        form = QFormLayout()
-        form.addRow("Agent", self.agent_box)
-        form.addRow("File", file_row)
-        form.addRow("Scenario", self.scenario_edit)
-        form.addRow("Episodes", self.episodes_box)
-        form.addRow("Max steps", self.steps_box)
-        form.addRow("Seed", self.seed_box)
-        form.addRow("Ray cluster address", self.ray_edit)
-        self.tensorboard_box = QCheckBox("Write a TensorBoard log")
-        if tensorboard_available():
-            self.tensorboard_box.setChecked(True)
-            self.tensorboard_box.setToolTip("Each episode's return and length, and the run's summary and flags, "
-                                            "in the studio's runs/ folder: tensorboard --logdir shows them")
-        else:
-            self.tensorboard_box.setEnabled(False)
-            self.tensorboard_box.setToolTip("Needs torch and tensorboard: pip install -e '.[rl]'")
-        form.addRow("", self.tensorboard_box)
+        self.settings = settings
+        self.form = form = AgentForm(scenario, self)
+        self.agent_box, self.file_edit, self.file_button = form.agent_box, form.file_edit, form.file_button
+        self.scenario_edit, self.episodes_box, self.steps_box = form.scenario_edit, form.episodes_box, form.steps_box
+        self.seed_box, self.ray_edit, self.tensorboard_box = form.seed_box, form.ray_edit, form.tensorboard_box
+        if settings is not None:  # the last run's choices
+            self.form.show_choices(RunChoices.from_dict(settings.agent_run))
 
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self.run)
@@ -176,7 +132,7 @@ class AgentDialog(QDialog):
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
-        left_layout.addLayout(form)
+        left_layout.addLayout(self.form)
         left_layout.addLayout(buttons)
         left_layout.addWidget(self.game_view, 1)
         right = QSplitter(Qt.Orientation.Vertical)
@@ -199,24 +155,9 @@ class AgentDialog(QDialog):
         self._timer = QTimer(self)
         self._timer.setInterval(REFRESH_MS)
         self._timer.timeout.connect(self._refresh)
-        self._agent_changed(self.agent_box.currentText())
         self.resize(1100, 640)
 
     # ---- controls ----
-
-    def _agent_changed(self, title: str) -> None:
-        needs_file = AGENTS.get(title) in (MovieAgent, PolicyAgent)
-        self.file_edit.setEnabled(needs_file)
-        self.file_button.setEnabled(needs_file)
-        if title == SANITY:  # the preset: one episode, until the first done or the step budget
-            self.episodes_box.setValue(1)
-
-    def _browse(self) -> None:
-        movie = AGENTS.get(self.agent_box.currentText()) is MovieAgent
-        pattern = "Movies (*.bk2 *.fm2)" if movie else "SB3 models (*.zip)"
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a file", "", pattern)
-        if path:
-            self.file_edit.setText(path)
 
     @property
     def running(self) -> bool:
@@ -226,6 +167,7 @@ class AgentDialog(QDialog):
         """Starts a run with the chosen settings on a worker thread."""
         if self.running:
             return
+        self._keep_choices()
         try:
             agent = make_agent(self.agent_box.currentText(), seed=self.seed_box.value(),
                                path=self.file_edit.text().strip() or None)
@@ -259,6 +201,7 @@ class AgentDialog(QDialog):
             "stop": self._stop,
             "ray_address": address,
             "log_dir": (run_log_folder(self.game, agent.name) if self.tensorboard_box.isChecked() else None),
+            "on_extend": self._bridge.extended.emit,
         }
         self._thread = threading.Thread(target=self._work, args=(kwargs,), name="agent-run", daemon=True)
         self._thread.start()
@@ -323,6 +266,20 @@ class AgentDialog(QDialog):
         self.status.setText(f"Episode {result.index + 1}: return {result.total:g} in {result.length} steps"
                             + (f" on {result.node}" if self._on_ray else ""))
 
+    def _extended(self, budget: int) -> None:
+        """No episode ended within the budget: the run is played again with ``budget`` steps."""
+        self.table.setRowCount(0)
+        self.plot.clear()
+        self._curves.clear()
+        with self._lock:
+            self._points.clear()
+        self.status.setText(f"No episode ended within {self.steps_box.value():,} steps: playing again with the "
+                            f"budget extended once, to {budget:,} steps...")
+
+    def _keep_choices(self) -> None:
+        if self.settings is not None:
+            self.settings.agent_run = dict(self.form.choices().to_dict())
+
     def _finished(self, report: RunReport) -> None:
         self._timer.stop()
         self._refresh()
@@ -342,7 +299,8 @@ class AgentDialog(QDialog):
         if report.episodes:
             best = report.episodes[report.best_index or 0]
             mean = float(np.mean(report.returns))
-            self.status.setText(f"{len(report.episodes)} episodes, mean return {mean:g}, "
+            count = len(report.episodes)
+            self.status.setText(f"{count} episode{'s' * (count != 1)}, mean return {mean:g}, "
                                 f"best {best.total:g} (episode {best.index + 1})"
                                 + (" - stopped" if report.stopped else ""))
         else:
@@ -369,6 +327,7 @@ class AgentDialog(QDialog):
             self._thread.join(timeout)
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt override: stop the worker on close
+        self._keep_choices()
         self._stop.set()
         self.wait(5)
         self._timer.stop()

@@ -194,7 +194,7 @@ def run_agent(window: MainWindow) -> None:
     from studio.qt.agent_dialog import AgentDialog
 
     window.session.set_paused(True)
-    AgentDialog(window.session.folder, window.session.state_name, window).exec()
+    AgentDialog(window.session.folder, window.session.state_name, window, settings=window.settings).exec()
 
 
 def attach_regression_movie(window: MainWindow) -> None:
