@@ -2,8 +2,11 @@
 
 A checkpoint ``(frame, shown)`` says that after movie frame ``frame`` the screen showed the score
 ``shown``. Between two checkpoints of one movie the rewards of the frames after the first up to
-the second should add up to the shown difference times the reward multiplier, when the reward
-is one variable's change; a mismatch says by what factor, and which multiplier would match.
+the second should add up to the shown difference itself: the reward multiplier is what turns the
+stored score into the shown one (a game that stores the score / 10 and shows it x10 needs a
+multiplier of 10), so it is already in the rewards and is not applied to the screen again. When
+the reward is one variable's change, a mismatch says by what factor, and which multiplier would
+match.
 """
 
 from __future__ import annotations
@@ -111,7 +114,10 @@ def _compare(trace: Trace, single: tuple[str, Any], first: tuple[int, int], seco
     name, term = single
     shown = after - before
     rate = float(term.reward if shown >= 0 else term.penalty)
-    expected = shown * rate
+    # The rewards already carry the multiplier (reward = stored change x rate); they should add up
+    # to the shown change. Multiplying the shown change by the rate too counted it twice: a score
+    # shown x10 with a x10 reward was called "10x too small".
+    expected = float(shown)
     head = _span(trace, start, end, got)
     screen = f"the screen went from {number(before)} to {number(after)} ({name} x{multiplier(rate)})"
     if abs(got - expected) <= TOLERANCE * max(abs(expected), 1.0) and (got == 0) == (expected == 0):
