@@ -78,11 +78,13 @@ class DoneRule:
 
 
 class DoneRules(list[DoneRule]):
-    """The rules, best first, with the ``warnings`` that hold for all of them."""
+    """The rules, best first, with the ``warnings`` that hold for all of them and the ``notes``
+    on how the evidence was read (a game over found before its mark)."""
 
-    def __init__(self, rules: Iterable[DoneRule] = (), warnings: Iterable[str] = ()):
+    def __init__(self, rules: Iterable[DoneRule] = (), warnings: Iterable[str] = (), notes: Iterable[str] = ()):
         super().__init__(rules)
         self.warnings: list[str] = list(warnings)
+        self.notes: list[str] = list(notes)
 
 
 class DoneSuggestion(tuple[dict[str, dict[str, Any]], dict[str, Any]]):

@@ -7,6 +7,7 @@ name the movie, the frame and the variable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,6 +23,10 @@ from emucore.scenario.model import RewardSpec, Scenario
 SPIKE_FACTOR = 100.0
 #: At most this many findings of one kind per movie are listed one by one.
 LISTED = 3
+#: Done firing at most this many frames before an episode's marked game over is the person's
+#: reaction time (a second at 60 frames a second: Suggest's margin before a mark), not a problem.
+REACTION_FRAMES = 60
+LIVES_LIKE = re.compile(r"li(fe|ves?)|heart|health|hp\b", re.IGNORECASE)
 
 
 def single_delta(spec: RewardSpec) -> tuple[str, Any] | None:
@@ -233,6 +238,12 @@ def done_findings(traces: Sequence[Trace], scenario: Scenario, late_frames: int)
                                  f"{trace.name}: done fires at the game over (frame {number(over)}): "
                                  f"{trace.done_reason}",
                                  trace.index, over, variable))
+        elif first is not None and _reaction_time(trace, first, over):
+            found.append(Finding(
+                "info", "done-before-mark",
+                f"{trace.name}: done fires at frame {number(first)} ({trace.done_reason}), {number(over - first)} "
+                f"frames before your mark at frame {number(over)}: your reaction time? (it holds until the mark "
+                "and no life was lost in between)", trace.index, first, variable))
         elif first is not None:
             found.append(Finding(
                 "problem", "done-early",
@@ -255,6 +266,19 @@ def done_findings(traces: Sequence[Trace], scenario: Scenario, late_frames: int)
                 + (f", and at the game over {seen}" if seen else ""),
                 trace.index, over, variable))
     return found
+
+
+def _reaction_time(trace: Trace, first: int, over: int) -> bool:
+    """Whether done firing ``over - first`` frames before an episode's mark is the person's
+    reaction time: at most :data:`REACTION_FRAMES` (Suggest leaves as many frames before a
+    mark out of its evidence), done holds on every frame from there to the mark, and no
+    variable named like lives went down in between (an earlier death)."""
+    if over - first > REACTION_FRAMES or not bool(np.all(trace.done[first - 1 : over])):
+        return False
+    for name, values in trace.values.items():
+        if LIVES_LIKE.search(name) and any(b < a for a, b in zip(values[first:over], values[first + 1 : over + 1])):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -21,27 +21,76 @@ GAME_OVER = ("done", "game over")  # the endings that are game overs
 ENDINGS = (*GAME_OVER, "restarted", "stopped")
 
 
-def _read(folder: Path) -> dict[str, str]:
+def _log(folder: Path) -> dict[str, dict[str, object]]:
+    """The folder's log: ``{"endings": {movie: ending}, "trims": {movie: {"marked": frames, "by": who}}}``."""
     try:
         raw = read_json(folder / LOG)
-        endings = raw.get("endings", {}) if isinstance(raw, dict) else {}
-        return {str(k): str(v) for k, v in endings.items()} if isinstance(endings, dict) else {}
     except (OSError, ValueError):  # no log yet, or one that cannot be read: nothing is known
-        return {}
+        return {"endings": {}, "trims": {}}
+    raw = raw if isinstance(raw, dict) else {}
+    return {key: dict(raw[key]) if isinstance(raw.get(key), dict) else {} for key in ("endings", "trims")}
+
+
+def _write(folder: Path, log: dict[str, dict[str, object]]) -> None:
+    atomic_write_text(folder / LOG, json.dumps(log, indent=2, sort_keys=True) + "\n")
+
+
+def _read(folder: Path) -> dict[str, str]:
+    return {str(k): str(v) for k, v in _log(folder)["endings"].items()}
 
 
 def record_ending(movie: Path, ending: str) -> None:
     """Writes down how the episode of ``movie`` ended (one of :data:`ENDINGS`)."""
     if ending not in ENDINGS:
         raise ValueError(f"an episode ends by one of {', '.join(ENDINGS)}, not {ending!r}")
-    endings = _read(movie.parent)
-    endings[movie.name] = ending
-    atomic_write_text(movie.parent / LOG, json.dumps({"endings": endings}, indent=2, sort_keys=True) + "\n")
+    log = _log(movie.parent)
+    log["endings"][movie.name] = ending
+    _write(movie.parent, log)
 
 
 def ending_of(movie: Path) -> str | None:
     """How the episode of ``movie`` ended, or None when the folder's log does not say."""
     return _read(movie.parent).get(movie.name)
+
+
+@dataclass(frozen=True)
+class Trim:
+    """An episode whose end was moved: it had ``marked`` frames (it ended at the mark), and
+    ``by`` says who moved it: ``"found"`` (Suggest found where the game over began), ``"you"``
+    (Trim), or ``"checked"`` (searched, and the game over began at the mark: not cut)."""
+
+    marked: int
+    by: str
+
+
+TRIMMED_BY = ("found", "you", "checked")
+
+
+def record_trim(movie: Path, marked: int, by: str) -> None:
+    """Writes down that ``movie``'s end was looked at or moved (the first record keeps ``marked``)."""
+    if by not in TRIMMED_BY:
+        raise ValueError(f"an episode is trimmed by one of {', '.join(TRIMMED_BY)}, not {by!r}")
+    log = _log(movie.parent)
+    earlier = trim_of(movie)
+    log["trims"][movie.name] = {"marked": earlier.marked if earlier else int(marked), "by": by}
+    _write(movie.parent, log)
+
+
+def forget_trim(movie: Path) -> None:
+    log = _log(movie.parent)
+    if log["trims"].pop(movie.name, None) is not None:
+        _write(movie.parent, log)
+
+
+def trim_of(movie: Path) -> Trim | None:
+    """How ``movie``'s end was moved, or None when it was not looked at."""
+    entry = _log(movie.parent)["trims"].get(movie.name)
+    if not isinstance(entry, dict):
+        return None
+    marked, by = entry.get("marked"), entry.get("by")
+    if isinstance(marked, bool) or not isinstance(marked, int) or by not in TRIMMED_BY:
+        return None
+    return Trim(marked, str(by))
 
 
 def ended_at_game_over(movie: Path) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +46,28 @@ def capture(emulator: Any, states: Iterable[tuple[int, bytes]], over: bytes, ove
     return np.asarray(frames[-len(rows):], dtype=np.int64), np.stack(rows)
 
 
-def save(path: Path, frames: np.ndarray, rows: np.ndarray) -> None:
-    """Writes the play atomically (compressed: memory changes little from one frame to the next)."""
+def save(path: Path, frames: np.ndarray, rows: np.ndarray, states: Sequence[tuple[int, bytes]] = ()) -> None:
+    """Writes the play atomically (compressed: memory changes little from one frame to the next),
+    with a few whole ``(frame, state)`` of its end (:func:`load_states`)."""
     out = io.BytesIO()
-    np.savez_compressed(out, frames=frames, rows=rows)
+    kept = [s for s in states if len(s[1]) == len(states[0][1])] if states else []
+    state_rows = np.stack([np.frombuffer(s, dtype=np.uint8) for _, s in kept]) if kept else np.zeros((0, 0), np.uint8)
+    np.savez_compressed(out, frames=frames, rows=rows, state_frames=np.array([f for f, _ in kept], dtype=np.int64),
+                        states=state_rows)
     atomic_write_bytes(path, out.getvalue())
+
+
+def load_states(path: Path) -> list[tuple[int, bytes]]:
+    """The whole states kept with the play, ``(frame, state)`` in time order (none in a play
+    kept before they were, or in one that cannot be read)."""
+    try:
+        with open_regular(path) as f, np.load(f, allow_pickle=False) as kept:
+            frames, states = kept["state_frames"], kept["states"]
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, NotImplementedError):
+        return []
+    if states.ndim != 2 or len(frames) != len(states):
+        return []
+    return [(int(f), bytes(row)) for f, row in zip(frames, states)]
 
 
 def load(path: Path, emulator: Any) -> list[Snapshot]:
@@ -73,4 +90,4 @@ def load(path: Path, emulator: Any) -> list[Snapshot]:
     return [Snapshot(layout, row, int(frame), "play") for frame, row in zip(frames, rows)]
 
 
-__all__ = ["MAX_FRAMES", "capture", "load", "save"]
+__all__ = ["MAX_FRAMES", "capture", "load", "load_states", "save"]

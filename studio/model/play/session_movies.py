@@ -62,6 +62,7 @@ class SessionMovies:
     def start_episode_recording(self, folder: str | os.PathLike[str], players: int = 1) -> None:
         """Records one .bk2 per episode (named as stable-retro names them); an episode ends when
         the scenario's done fires or on reset, and the next starts from the loaded state."""
+        Path(folder).mkdir(parents=True, exist_ok=True)  # the proposed folder need not exist yet
         sources = GameDataSources.of_folder(self.folder)
         # without a scenario nothing can end an episode: no evaluation in the frame loop
         data = None

@@ -34,9 +34,10 @@ from emucore.integration.datafile import data_entry
 from emucore.search.state_snapshots import snapshots_of
 from studio.model.events import Connections
 from studio.model.play import play_history
-from studio.model.play.episodes import ended_at_game_over
 from studio.model.play.session import Session
 from studio.model.png import decode_png, encode_png
+from studio.model.scenario.done_ends import MOVIE_MARGIN, PLAY_MARGIN, STATE_EVERY, WINDOW, settle_ends
+from studio.model.scenario.done_episodes import EpisodeMovies
 from studio.model.scenario.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.set_aside import describe, read_owned_json, set_aside_problem
 
@@ -49,10 +50,9 @@ INDEX = "index.json"
 KINDS = ("alive", "over")
 MARK_FILE = re.compile(r"^(alive|over)-\d{6,}(-\d+)?\.state$")
 PLAY_FILE = re.compile(r"^play-\d{6,}(-\d+)?\.npz$")
-PLAY_MARGIN = 30  # moments of kept play (every other frame) before a marked game over that are neither alive nor over
-MOVIE_MARGIN = 60  # frames of an episode movie, likewise: a mark made on seeing "GAME OVER" comes a little late
-NO_RULE = ("no rule separates the examples: mark more alive moments, e.g. right before the game over, "
-           "and check that no game-over mark or episode movie ends while the game still runs")
+NO_RULE = ("no rule separates the examples: an episode or a game-over mark may end while the game still runs, "
+           f"or more than {WINDOW // 60} s after the game over began. Look at the episodes (Trim one to where its "
+           "game over began, or Remove it) and the marks, or mark alive moments right before the game over")
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,8 @@ class Mark:
     file: str
     frame: int
     play: str | None = None  # the play before a game over (:mod:`studio.model.play.play_history`)
+    onset: int | None = None  # the frame of the play where the game over began (searched by Suggest)
+    ended: str | None = None  # the episode movie it ended (while recording): that movie is its example
 
 
 class DoneMarks:
@@ -76,14 +78,12 @@ class DoneMarks:
         self.session = session
         self.folder = Path(session.states.workspace) / FOLDER
         self.marks: list[Mark] = []
-        self.added: list[str] = []  # movies added by hand
-        self.removed: list[str] = []  # episode movies left out by hand
-        self.episode_folders: list[str] = []  # where the session recorded episodes (besides the default)
+        self.episodes = EpisodeMovies(session, self._write_index)
         self._states: dict[str, bytes] = {}
         self._read_index()
-        self._note_episode_folder()
+        self.episodes.note_folder()
         self._connections = Connections()
-        self._connections.connect(session.events.movie, self._note_episode_folder)
+        self._connections.connect(session.events.movie, self.episodes.note_folder)
 
     def close(self) -> None:
         self._connections.disconnect_all()
@@ -101,21 +101,24 @@ class DoneMarks:
             return
         marks = raw.get("marks", [])
         good = [m for m in marks if _mark_ok(m)] if isinstance(marks, list) else []
-        self.marks = [Mark(m["kind"], m["file"], m["frame"], m.get("play")) for m in good]
+        self.marks = [Mark(m["kind"], m["file"], m["frame"], m.get("play"), m.get("onset"), m.get("ended"))
+                      for m in good]
         bad = not isinstance(marks, list) or len(good) != len(marks)
         lists = {key: raw.get(key, []) for key in ("movies", "removed", "episode_folders")}
         for key, value in lists.items():
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 lists[key], bad = [], True
-        self.added, self.removed, self.episode_folders = lists["movies"], lists["removed"], lists["episode_folders"]
+        self.episodes.added, self.episodes.removed = lists["movies"], lists["removed"]
+        self.episodes.folders = lists["episode_folders"]
         if bad:
             problem = "some entries are not {kind, file, frame} marks or lists of paths"
             self.session.report(set_aside_problem(path, problem, "the other entries are kept"))
             self._write_index()
 
     def _write_index(self) -> None:
-        index = {"marks": [m.__dict__ for m in self.marks], "movies": self.added, "removed": self.removed,
-                 "episode_folders": self.episode_folders}
+        episodes = self.episodes
+        index = {"marks": [m.__dict__ for m in self.marks], "movies": episodes.added, "removed": episodes.removed,
+                 "episode_folders": episodes.folders}
         atomic_write_text(self.index_path, json.dumps(index, indent=2, sort_keys=True) + "\n")
 
     # ---- marks ----
@@ -130,13 +133,14 @@ class DoneMarks:
     def mark_over(self) -> Mark:
         """The game now is over (the first frame of it): an example the rule must be true on.
         While episodes are recorded, the episode ends here too (its movie is a game-over example)."""
-        mark = self._mark("over")
+        recorder = self.session.recorder if self.session.episodes is not None else None
+        mark = self._mark("over", ended=str(recorder.path.resolve()) if recorder is not None else None)
         if self.session.episodes is not None:
-            self._note_episode_folder()
+            self.episodes.note_folder()
             self.session.end_episode_at_game_over()
         return mark
 
-    def _mark(self, kind: str) -> Mark:
+    def _mark(self, kind: str, ended: str | None = None) -> Mark:
         state = self.session.emulator.get_state()
         frame = int(self.session.frame)
         name, n = f"{kind}-{frame:06d}.state", 2
@@ -148,7 +152,7 @@ class DoneMarks:
             atomic_write_bytes(self.folder / _picture_name(name), encode_png(self.session.screen()))
         except OSError:
             pass  # the mark stands without its thumbnail
-        mark = Mark(kind, name, frame, self._keep_play(name, state, frame) if kind == "over" else None)
+        mark = Mark(kind, name, frame, self._keep_play(name, state, frame) if kind == "over" else None, ended=ended)
         self.marks.append(mark)
         self._states[name] = state
         self._write_index()
@@ -166,7 +170,10 @@ class DoneMarks:
         if len(rows) < 2:
             return None
         play = "play-" + name[len("over-"):-len(".state")] + ".npz"
-        play_history.save(self.folder / play, frames, rows)
+        # whole states of the last seconds, for Suggest's test of where the game over began
+        whole = [(f, s) for f, s in self.session.rewind.states() if earlier < f and frame - WINDOW <= f
+                 and (frame - f) % STATE_EVERY == 0]
+        play_history.save(self.folder / play, frames, rows, whole)
         return play
 
     def remove(self, mark: Mark) -> None:
@@ -210,54 +217,23 @@ class DoneMarks:
         found = [self._state(m) for m in list(self.marks) if m.kind == kind]
         return [s for s in found if s is not None]
 
-    # ---- episode movies ----
-
-    def _note_episode_folder(self) -> None:
-        episodes = self.session.episodes
-        if episodes is None:
-            return
-        folder = str(episodes.folder.resolve())
-        if folder not in self.episode_folders and Path(folder) != self._default_episodes().resolve():
-            self.episode_folders.append(folder)
-            self._write_index()
-
-    def _default_episodes(self) -> Path:
-        return Path(self.session.states.workspace) / "episodes"
+    # ---- episode movies (:class:`EpisodeMovies`) ----
 
     def episode_movies(self) -> list[Path]:
-        """The episode movies the session recorded (named ``<game>-<state>-<n>.bk2``) that ended at
-        a game over (:mod:`studio.model.play.episodes`: not those ended by a restart or a stop), but
-        the one being recorded now."""
-        recording = self.session.recorder.path.resolve() if self.session.recorder is not None else None
-        found: list[Path] = []
-        for folder in [self._default_episodes(), *map(Path, self.episode_folders)]:
-            if folder.is_dir():
-                found += sorted(p for p in folder.glob(f"{self.session.name}-*-[0-9]*.bk2")
-                                if p.resolve() != recording and ended_at_game_over(p))
-        return found
+        return self.episodes.recorded()
 
     def movies(self) -> list[Path]:
-        """The episode movies used as examples: recorded ones not removed, and those added."""
-        found = [p for p in self.episode_movies() if str(p.resolve()) not in self.removed]
-        seen = {p.resolve() for p in found}
-        return found + [Path(p) for p in self.added if Path(p).is_file() and Path(p).resolve() not in seen]
+        return self.episodes.movies()
 
     def add_movie(self, path: str | Path) -> None:
-        """Uses a movie that ends at a game over as examples."""
-        resolved = str(Path(path).resolve())
-        if not Path(resolved).is_file():
-            raise ValueError(f"{path}: no such movie")
-        self.removed = [p for p in self.removed if p != resolved]
-        if resolved not in self.added:
-            self.added.append(resolved)
-        self._write_index()
+        self.episodes.add(path)
 
     def remove_movie(self, path: str | Path) -> None:
-        """Leaves a movie out of the examples (one that did not end at a game over)."""
-        resolved = str(Path(path).resolve())
-        self.added = [p for p in self.added if p != resolved]
-        if resolved not in self.removed:
-            self.removed.append(resolved)
+        self.episodes.remove(path)
+
+    def move_over(self, mark: Mark, onset: int) -> None:
+        """The game over of ``mark`` (one with its play) began at frame ``onset`` of the play."""
+        self.marks = [Mark(m.kind, m.file, m.frame, m.play, onset, m.ended) if m == mark else m for m in self.marks]
         self._write_index()
 
     # ---- rules ----
@@ -275,11 +251,14 @@ class DoneMarks:
         for mark in [m for m in self.marks if m.kind == "over" and m.play]:
             path = self.folder / str(mark.play)
             try:
-                found.append((mark, play_history.load(path, self.session.emulator)))
+                snaps = play_history.load(path, self.session.emulator)
+                if mark.onset is not None:  # the game over began before the mark: the play ends there
+                    snaps = [snap for snap in snaps if snap.frame is not None and snap.frame <= mark.onset]
+                found.append((mark, snaps))
             except ValueError as exc:
                 self.session.report(set_aside_problem(path, exc, f"the game over at frame {mark.frame} is used "
                                                       "without the play before it"))
-                self.marks = [Mark(m.kind, m.file, m.frame) if m == mark else m for m in self.marks]
+                self.marks = [Mark(m.kind, m.file, m.frame, ended=m.ended) if m == mark else m for m in self.marks]
                 self._write_index()
         return found
 
@@ -294,15 +273,19 @@ class DoneMarks:
             ValueError: no game-over example, no alive example, no rule separates them, or a
                 file (data.json, a movie, a state) cannot be used.
         """
-        alive, movies, plays = self.states("alive"), self.movies(), self.plays()
-        over = [s for m in self.marks if m.kind == "over" and not m.play and (s := self._state(m)) is not None]
+        alive = self.states("alive")
+        data = self.data_variables()
+        with self.session.scratch() as emulator:
+            notes = settle_ends(self, emulator, alive, data)
+        movies, plays = self.movies(), self.plays()
+        over = [s for m in self.marks if m.kind == "over" and not m.play and not (m.ended and Path(m.ended).exists())
+                and (s := self._state(m)) is not None]
         if not over and not movies and not plays:
             raise ValueError("no game-over example yet: play to the game over and mark it (Mark game over), "
                              "or record episodes that end at a game over")
         if not alive and not movies and not plays:
             raise ValueError("no alive example yet: mark moments where the game is running (Mark alive), "
                              "e.g. right before the game over")
-        data = self.data_variables()
         with self.session.scratch() as emulator:  # the replays load other states: the picture stays
             try:
                 recorded = self._movie_examples(emulator, movies)
@@ -312,10 +295,10 @@ class DoneMarks:
             kept = [episode_examples(emulator, [snaps], margin=min(PLAY_MARGIN, len(snaps) - 2))
                     for _, snaps in plays]
             episodes = _sum([*kept, *([recorded] if recorded else [])])
-            rules = done_rules(emulator, alive, over, episodes=episodes, data=data, limit=limit)
+            rules = _rules(emulator, alive, over, episodes, data, limit)
             if not rules and plays:  # the kept play disagrees with the marks: the marks win, and it is said
                 plain = [s for m, _ in plays if (s := self._state(m)) is not None]
-                rules = done_rules(emulator, alive, over + plain, episodes=recorded, data=data, limit=limit)
+                rules = _rules(emulator, alive, over + plain, recorded, data, limit)
                 frames = ", ".join(str(m.frame) for m, _ in plays)
                 rules.warnings.insert(0, f"no rule separates the play kept before the game over at frame {frames} "
                                       "from the marks: it is left out (did the play go through an earlier game "
@@ -325,7 +308,7 @@ class DoneMarks:
         unique: dict[str, DoneRule] = {}  # a byte's "nonzero" and "not-equal 0" write the same rule
         for rule in rules:
             unique.setdefault(json.dumps([rule.variables, rule.done], sort_keys=True), rule)
-        return DoneRules(unique.values(), rules.warnings)
+        return DoneRules(unique.values(), rules.warnings, notes)
 
     @staticmethod
     def _movie_examples(emulator: Any, movies: list[Path]) -> DoneExamples | None:
@@ -345,6 +328,18 @@ class DoneMarks:
         """Writes the rule's new variables into data.json and makes it scenario.json's ``done``
         (through ``watch`` and ``doc`` when given, so their views reload)."""
         return accept_rule(self.session.folder, rule, doc=doc, watch=watch)
+
+
+def _rules(emulator: Any, alive: list[bytes], over: list[bytes], episodes: DoneExamples | None,
+           data: dict[str, Any], limit: int) -> DoneRules:
+    try:
+        return done_rules(emulator, alive, over, episodes=episodes, data=data, limit=limit)
+    except ValueError as exc:
+        if "at least one alive" not in str(exc):
+            raise
+        raise ValueError("no moment of play before the game over to compare it with (did the episode end right "
+                         "after a restart?): mark alive moments while the game runs, or record an episode that "
+                         "plays before its game over") from exc
 
 
 def _not_in(emulator: Any, over: list[bytes], recorded: DoneExamples | None) -> list[bytes]:
@@ -373,6 +368,11 @@ def _mark_ok(entry: object) -> bool:
         return False
     kind, file, frame, play = entry.get("kind"), entry.get("file"), entry.get("frame"), entry.get("play")
     if play is not None and (kind != "over" or not isinstance(play, str) or not PLAY_FILE.match(play)):
+        return False
+    if entry.get("ended") is not None and not isinstance(entry.get("ended"), str):
+        return False
+    onset = entry.get("onset")
+    if onset is not None and (play is None or isinstance(onset, bool) or not isinstance(onset, int) or onset < 0):
         return False
     return (kind in KINDS and isinstance(file, str) and bool(MARK_FILE.match(file)) and file.startswith(kind)
             and isinstance(frame, int) and not isinstance(frame, bool) and 0 <= frame < 1 << 62)

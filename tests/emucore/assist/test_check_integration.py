@@ -137,6 +137,23 @@ def test_done_on_lives_equal_1_fires_early_at_the_second_death(nes, tmp_path):
     assert not report.ok and report.movies[0].first_done == over - 300
 
 
+def test_done_a_few_frames_before_a_late_mark_is_reaction_time_not_a_problem(nes, tmp_path):
+    """An episode marked 11 frames after the game over (as a person marks it on seeing it): the
+    shipped rule (lives equal 0) fires 11 frames before the mark and holds until it, with no life
+    lost in between: a note, and the check is ok. A rule that fires as close to the mark but at
+    a life lost (the last one: lives goes 1 -> 0 at the game over) stays a problem."""
+    late = record(NES, tmp_path / "late", scoring, until=lambda info: info["frame"] == 911)
+    report = check_integration(NES, episodes=[late])
+    over = report.movies[0].game_over
+    note = one(report, "done-before-mark")
+    assert note.severity == "info" and note.frame == over - 11 and report.ok
+    assert f"11 frames before your mark at frame {over}: your reaction time?" in note.message
+    dying = broken(tmp_path / "dying", scenario={"reward": REWARD, "done": {"condition": "all", "variables": {
+        "lives": {"op": "less-than", "reference": 2}, "timer": {"op": "less-than", "reference": 30}}}})
+    report = check_integration(dying, episodes=[nes["episode"]])
+    assert one(report, "done-early").severity == "problem" and not report.ok
+
+
 def test_done_that_never_fires_on_an_episode_is_a_problem(nes, tmp_path):
     folder = broken(tmp_path, scenario={"reward": REWARD, "done": {"variables": {"lives": {"op": "equal",
                                                                                            "reference": 5}}}})
