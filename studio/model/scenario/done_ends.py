@@ -12,6 +12,7 @@ the mark's play ends there. Each move is said, with the rule it rests on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emucore.assist import episode_examples
@@ -72,6 +73,25 @@ def _settled(marks: DoneMarks, emulator: Any, searched: set[Any]) -> DoneExample
     return _total(parts)
 
 
+def short_movies(movies: list[Path]) -> tuple[list[Path], list[str]]:
+    """The movies long enough to be an episode (a reset frame, a frame of play, the game over),
+    and a warning for each one left out (ended right after it began: a restart, a mark at once)."""
+    kept, said = [], []
+    for path in movies:
+        try:
+            frames = Movie(path).frame_count
+        except EmucoreError:
+            kept.append(path)  # Suggest says what is wrong with it
+            continue
+        if frames >= 3:
+            kept.append(path)
+        else:
+            said.append(f"{path.name} is left out: it has {frames} frame{'s' if frames != 1 else ''} (did it end "
+                        "right after a restart?); record an episode that plays before its game over, or mark alive "
+                        "moments while the game runs")
+    return kept, said
+
+
 def settle_ends(marks: DoneMarks, emulator: Any, alive: list[bytes], data: dict[str, Any]) -> list[str]:
     """Moves the end of every episode not looked at yet to where its game over began; returns
     what was found, one line per moved end (and the rule it rests on)."""
@@ -121,4 +141,4 @@ def settle_ends(marks: DoneMarks, emulator: Any, alive: list[bytes], data: dict[
     return notes
 
 
-__all__ = ["MOVIE_MARGIN", "PLAY_MARGIN", "WINDOW", "settle_ends"]
+__all__ = ["MOVIE_MARGIN", "PLAY_MARGIN", "STATE_EVERY", "WINDOW", "PlayStates", "settle_ends", "short_movies"]

@@ -35,14 +35,15 @@ class Episode:
     trim: Trim | None
 
     def line(self) -> str:
-        """``Game-Start-000001.bk2: 1,184 frames, ended 264 frames before your mark (found by Suggest)``."""
-        text = f"{self.path.name}: {self.frames:,} frames"
+        """``ends at frame 1,183, 264 frames before your mark (found by Suggest): Game-Start-000001.bk2``:
+        what matters first, the file last (a list elides the end of a long line)."""
+        text = f"ends at frame {self.frames - 1:,}"
         if self.trim is not None and self.trim.marked != self.frames:
             who = {"found": "found by Suggest", "you": "trimmed by you"}.get(self.trim.by, self.trim.by)
-            text += f", ended {self.trim.marked - self.frames:,} frames before your mark ({who})"
+            text += f", {self.trim.marked - self.frames:,} frames before your mark ({who})"
         elif self.trim is not None:
-            text += ", ended at your mark (checked)"
-        return text + (" (added)" if self.added else "")
+            text += ", at your mark (checked by Suggest)"
+        return text + (" (added)" if self.added else "") + f": {self.path.name}"
 
 
 class EpisodeMovies:

@@ -36,7 +36,7 @@ from studio.model.events import Connections
 from studio.model.play import play_history
 from studio.model.play.session import Session
 from studio.model.png import decode_png, encode_png
-from studio.model.scenario.done_ends import MOVIE_MARGIN, PLAY_MARGIN, STATE_EVERY, WINDOW, settle_ends
+from studio.model.scenario.done_ends import MOVIE_MARGIN, PLAY_MARGIN, STATE_EVERY, WINDOW, settle_ends, short_movies
 from studio.model.scenario.done_episodes import EpisodeMovies
 from studio.model.scenario.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.set_aside import describe, read_owned_json, set_aside_problem
@@ -277,15 +277,16 @@ class DoneMarks:
         data = self.data_variables()
         with self.session.scratch() as emulator:
             notes = settle_ends(self, emulator, alive, data)
-        movies, plays = self.movies(), self.plays()
+        movies, short = short_movies(self.movies())
+        plays = self.plays()
         over = [s for m in self.marks if m.kind == "over" and not m.play and not (m.ended and Path(m.ended).exists())
                 and (s := self._state(m)) is not None]
         if not over and not movies and not plays:
-            raise ValueError("no game-over example yet: play to the game over and mark it (Mark game over), "
-                             "or record episodes that end at a game over")
+            raise ValueError("; ".join(["no game-over example yet: play to the game over and mark it (Mark game "
+                                        "over), or record episodes that end at a game over", *short]))
         if not alive and not movies and not plays:
-            raise ValueError("no alive example yet: mark moments where the game is running (Mark alive), "
-                             "e.g. right before the game over")
+            raise ValueError("; ".join(["no alive example yet: mark moments where the game is running (Mark "
+                                        "alive), e.g. right before the game over", *short]))
         with self.session.scratch() as emulator:  # the replays load other states: the picture stays
             try:
                 recorded = self._movie_examples(emulator, movies)
@@ -308,7 +309,7 @@ class DoneMarks:
         unique: dict[str, DoneRule] = {}  # a byte's "nonzero" and "not-equal 0" write the same rule
         for rule in rules:
             unique.setdefault(json.dumps([rule.variables, rule.done], sort_keys=True), rule)
-        return DoneRules(unique.values(), rules.warnings, notes)
+        return DoneRules(unique.values(), rules.warnings + short, notes)
 
     @staticmethod
     def _movie_examples(emulator: Any, movies: list[Path]) -> DoneExamples | None:
@@ -378,17 +379,4 @@ def _mark_ok(entry: object) -> bool:
             and isinstance(frame, int) and not isinstance(frame, bool) and 0 <= frame < 1 << 62)
 
 
-def rule_terms(rule: DoneRule, data: dict[str, Any]) -> list[str]:
-    """One line per test: ``gameover (new, 0x12 |u1) nonzero`` or ``lives (data.json) equal 0``."""
-    lines = []
-    names = list(rule.done["variables"])
-    for name, test in zip(names, rule.tests):
-        spec = rule.done["variables"][name]
-        where = f"{test.address:#x} {test.type}" + (f" mask {test.mask:#x}" if test.mask is not None else "")
-        origin = "new variable" if name in rule.variables else ("data.json" if name in data else "variable")
-        reference = f" {spec['reference']}" if "reference" in spec else ""
-        lines.append(f"{name} ({origin}, {where}) {spec['op']}{reference}")
-    return lines
-
-
-__all__ = ["DoneMarks", "Mark", "rule_terms"]
+__all__ = ["DoneMarks", "Mark"]

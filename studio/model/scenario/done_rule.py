@@ -114,6 +114,63 @@ def _check_against(rule: DoneRule, current: dict[str, Variable]) -> dict[str, di
     return new
 
 
+def rule_terms(rule: DoneRule, data: dict[str, Any]) -> list[str]:
+    """One line per test: ``gameover (new, 0x12 |u1) nonzero`` or ``lives (data.json) equal 0``."""
+    lines = []
+    names = list(rule.done["variables"])
+    for name, test in zip(names, rule.tests):
+        spec = rule.done["variables"][name]
+        where = f"{test.address:#x} {test.type}" + (f" mask {test.mask:#x}" if test.mask is not None else "")
+        origin = "new variable" if name in rule.variables else ("data.json" if name in data else "variable")
+        reference = f" {spec['reference']}" if "reference" in spec else ""
+        lines.append(f"{name} ({origin}, {where}) {spec['op']}{reference}")
+    return lines
+
+
+
+NEIGHBOURS = 8  # bytes apart that a one-test rule on another byte counts as the same finding
+
+
+@dataclass(frozen=True)
+class RuleGroup:
+    """A rule and the same test on neighbouring bytes (a table of enemies cleared at the game
+    over gives one rule per byte: one finding, shown on one line)."""
+
+    rule: DoneRule
+    neighbours: tuple[DoneRule, ...] = ()
+
+    def suffix(self) -> str:
+        """``"  (and 9 neighbours: 0x301-0x309)"`` or ``""``."""
+        if not self.neighbours:
+            return ""
+        addresses = sorted(r.tests[0].address for r in self.neighbours)
+        count = len(addresses)
+        return (f"  (and {count} neighbour{'s' if count != 1 else ''}: "
+                f"{addresses[0]:#x}{'-' + format(addresses[-1], '#x') if count > 1 else ''})")
+
+
+def group_neighbours(rules: list[DoneRule]) -> list[RuleGroup]:
+    """The rules in their order, a one-test rule on a new byte joined to the first such rule with
+    the same test (op and reference) on a byte at most :data:`NEIGHBOURS` from one of its group."""
+    groups: list[RuleGroup] = []
+    for rule in rules:
+        test = rule.tests[0]
+        single = len(rule.tests) == 1 and test.name is None and test.type in ("|u1", "|i1")
+        joined = False
+        for k, group in enumerate(groups):
+            first = group.rule.tests[0]
+            members = [group.rule, *group.neighbours]
+            if (single and len(group.rule.tests) == 1 and first.name is None and first.type == test.type
+                    and (first.op, first.reference) == (test.op, test.reference)
+                    and any(abs(m.tests[0].address - test.address) <= NEIGHBOURS for m in members)):
+                groups[k] = RuleGroup(group.rule, (*group.neighbours, rule))
+                joined = True
+                break
+        if not joined:
+            groups.append(RuleGroup(rule))
+    return groups
+
+
 def accept_rule(folder: Path, rule: DoneRule, *, doc: ScenarioDocument | None = None,
                 watch: Watch | None = None) -> Accepted:
     """Adds the rule's new variables to data.json, then sets scenario.json's ``done`` to the rule's.
@@ -147,4 +204,5 @@ def accept_rule(folder: Path, rule: DoneRule, *, doc: ScenarioDocument | None = 
     return Accepted(new, rule.done, previous)
 
 
-__all__ = ["Accepted", "Preview", "accept_rule", "first_fire", "preview_rule"]
+__all__ = ["Accepted", "Preview", "RuleGroup", "accept_rule", "first_fire", "group_neighbours", "preview_rule",
+           "rule_terms"]

@@ -29,10 +29,12 @@ from emucore.assist import DoneRule
 from emucore.assist.done_suggestion import DoneRules
 from emucore.errors import EmucoreError
 from studio.model.play.session import Session
-from studio.model.scenario.done_marks import DoneMarks, Mark, rule_terms
-from studio.model.scenario.done_rule import Preview
+from studio.model.scenario.done_marks import DoneMarks, Mark
+from studio.model.scenario.done_rule import Preview, RuleGroup, group_neighbours, rule_terms
 from studio.model.workspace import Workspace
+from studio.qt.forms import scrolling
 from studio.qt.images import qimage_from_rgb
+from studio.qt.scenario.done_episodes_panel import DoneEpisodesPanel
 
 if TYPE_CHECKING:
     from studio.model.scenario.scenario_doc import ScenarioDocument
@@ -42,6 +44,7 @@ ERROR_STYLE = "color: #c62828;"
 OK_STYLE = "color: #2e7d32;"
 WARN_STYLE = "color: #e65100;"
 RULES_SHOWN = 6  # rules the list shows without scrolling
+RULES_LISTED = 10  # lines of rules (a rule with its neighbours is one)
 MARKS_SHOWN = 2  # marks the list shows without scrolling (the newest: it scrolls to the end)
 THUMB = QSize(32, 24)
 KIND_WORDS = {"alive": "alive", "over": "game over"}
@@ -72,6 +75,7 @@ class DoneSuggestPanel(QGroupBox):
         self.setFlat(True)
         self._take(workspace)
         self.rules: DoneRules = DoneRules()
+        self.groups: list[RuleGroup] = []
         self.previews: list[Preview] = []
         self.confirming = False  # Accept was pressed once on a rule with warnings: the next press accepts
         self.counts = QLabel()
@@ -82,8 +86,7 @@ class DoneSuggestPanel(QGroupBox):
         self.mark_list.setToolTip("The moments marked, with the screen of the time; Remove forgets the selected one")
         self.mark_list.setMinimumHeight((THUMB.height() + 6) * MARKS_SHOWN + 8)
         self.rule_list = QListWidget()
-        self.rule_list.setMinimumHeight(self._list_height(RULES_SHOWN))
-        self.rule_list.setMaximumHeight(self._list_height(RULES_SHOWN + 3))  # the warnings and preview below stay near
+        self.rule_list.setFixedHeight(self._list_height(RULES_SHOWN))  # the buttons never move after a run
         self.rule_list.currentRowChanged.connect(self._rule_chosen)
         self.preview = QLabel()
         self.preview.setTextFormat(Qt.TextFormat.PlainText)
@@ -124,17 +127,25 @@ class DoneSuggestPanel(QGroupBox):
         regression = QLabel("Regression movies under the chosen rule:")
         regression.setWordWrap(True)
         regression.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.episode_list = DoneEpisodesPanel(self.marks.episodes, self._run)
         layout = QVBoxLayout(self)
         layout.addWidget(self.counts)
         layout.addLayout(marks)
+        layout.addWidget(self.episode_list)
         layout.addLayout(marking)
-        layout.addWidget(self.rule_list, 1)
-        layout.addWidget(self.cautions)
+        layout.addWidget(self.rule_list)
         accepting.addWidget(regression, 1)
         accepting.addWidget(self.accept_button)
         layout.addLayout(accepting)
-        layout.addWidget(self.preview)
-        layout.addWidget(self.message)
+        said = QWidget()  # what a command said, below every button: it grows and scrolls, nothing moves
+        saying = QVBoxLayout(said)
+        saying.setContentsMargins(0, 0, 0, 0)
+        for label in (self.message, self.cautions, self.preview):
+            saying.addWidget(label)
+        saying.addStretch(1)
+        said_area = scrolling(said)
+        said_area.setMinimumHeight(self.fontMetrics().lineSpacing() * 5)
+        layout.addWidget(said_area, 1)
         self._show_counts()
 
     def _take(self, workspace: Workspace) -> None:
@@ -146,15 +157,19 @@ class DoneSuggestPanel(QGroupBox):
     def bind(self, workspace: Workspace) -> None:
         """The marks of the workspace's game (after the window opened another one)."""
         self._take(workspace)
-        self.rules = DoneRules()
-        self.previews = []
+        self.episode_list.bind(self.marks.episodes)
+        self._forget_rules()
+        self.message.hide()
+        self._show_counts()
+
+    def _forget_rules(self) -> None:
+        """No rule listed: after another game opened, or the marks were cleared."""
+        self.rules, self.groups, self.previews = DoneRules(), [], []
         self._unconfirm()
         self.rule_list.clear()
         self.preview.clear()
         self.cautions.hide()
-        self.message.hide()
         self.accept_button.setEnabled(False)
-        self._show_counts()
 
     def unbind(self) -> None:
         """Nothing to end: the panel listens to no model (the marks change only by its own buttons)."""
@@ -186,6 +201,7 @@ class DoneSuggestPanel(QGroupBox):
     def clear_marks(self) -> str:
         def clear() -> str:
             self.marks.clear()
+            self._forget_rules()  # nothing they suggested (or warned of) stands
             return "the marks are cleared"
 
         return self._run(clear)
@@ -199,18 +215,20 @@ class DoneSuggestPanel(QGroupBox):
     def suggest(self) -> str:
         """Lists the ranked rules (the best one chosen and previewed)."""
         def run() -> str:
-            self.rules = DoneRules()
-            self.rule_list.clear()
-            self.rules = self.marks.suggest()
+            self._forget_rules()
+            found = self.marks.suggest(limit=3 * RULES_LISTED)
+            self.groups = group_neighbours(list(found))[:RULES_LISTED]
+            self.rules = DoneRules([g.rule for g in self.groups], found.warnings, found.notes)
             data = self.marks.data_variables()
-            for rank, rule in enumerate(self.rules, 1):
+            for rank, group in enumerate(self.groups, 1):
+                rule = group.rule
                 mark = "\u26a0 " if rule.warnings else ""
-                item = QListWidgetItem(f"{rank}. {mark}" + "  and  ".join(rule_terms(rule, data)))
-                item.setToolTip("\n".join([rule.describe(), *rule.warnings]))
+                item = QListWidgetItem(f"{rank}. {mark}" + "  and  ".join(rule_terms(rule, data)) + group.suffix())
+                item.setToolTip("\n".join([rule.describe() + group.suffix(), *rule.warnings]))
                 self.rule_list.addItem(item)
             self.rule_list.setCurrentRow(0)
             said = "1 rule separates the examples" if len(self.rules) == 1 else f"{len(self.rules)} rules, {RANKING}"
-            return said + "".join(f"\n\u26a0 {w}" for w in self.rules.warnings)
+            return "\n".join([*found.notes, said]) + "".join(f"\n\u26a0 {w}" for w in self.rules.warnings)
 
         return self._run(run, busy="Replaying the examples and the play before each game over to find a rule...")
 
@@ -303,6 +321,7 @@ class DoneSuggestPanel(QGroupBox):
 
     def _show_counts(self) -> None:
         self._show_marks()
+        self.episode_list.refresh()
         marks = self.marks
         plays = sum(m.kind == "over" and bool(m.play) for m in marks.marks)
         self.counts.setText(f"alive marks: {marks.count('alive')}   game-over marks: {marks.count('over')} "

@@ -73,7 +73,7 @@ def test_late_game_over_marks_move_the_episodes_ends_to_where_the_game_over_bega
     assert {(t.address, t.op) for t in first.tests} <= {(GAME_OVER, "nonzero"), (LIVES, "zero")}
     assert not any(t.address == REST for r in rules for t in r.tests)
     lines = [e.line() for e in marks.episodes.episodes()]
-    assert "ended 264 frames before your mark (found by Suggest)" in lines[0]
+    assert lines[0].startswith(f"ends at frame {before[0] - 265:,}, 264 frames before your mark (found by Suggest)")
     # the whole movies are kept: Restore ends the episode at the mark again
     marks.episodes.restore(movies[0])
     assert frames_of(movies[0]) == before[0]

@@ -18,7 +18,8 @@ import emucore
 from emucore.paths import integrations_dir
 from studio.model.opening import resolve_game
 from studio.model.play.session import Session
-from studio.model.scenario.done_marks import DoneMarks, rule_terms
+from studio.model.scenario.done_marks import DoneMarks
+from studio.model.scenario.done_rule import rule_terms
 from studio.model.scenario.regression import RegressionSuite
 
 GAME_OVER, LIVES = 18, 19
