@@ -14,6 +14,7 @@ load the other one (or mix its files with this one's). No Qt.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,14 +156,22 @@ def name_clashes(name: str, shas: str | Iterable[str]) -> list[KnownIntegration]
     ours = {sha.lower() for sha in ([shas] if isinstance(shas, str) else shas)}
     found = []
     for set_name, base in labelled_folders():
-        folder = base / name
-        try:
-            listed = read_rom_sha(folder / SHA_FILE)
-        except IntegrationError:
-            continue
-        if not ours.intersection(listed):
-            found.append(KnownIntegration.read(folder, set_name, listed))
+        for variant in _versions(name):
+            folder = base / variant
+            try:
+                listed = read_rom_sha(folder / SHA_FILE)
+            except IntegrationError:
+                continue
+            if not ours.intersection(listed):
+                found.append(KnownIntegration.read(folder, set_name, listed))
     return found
+
+
+def _versions(name: str) -> list[str]:
+    """``name`` and the same name with or without stable-retro's version suffix (``Game-Nes`` and
+    ``Game-Nes-v0``): stable-retro names its games with it, the studio proposes names without it."""
+    bare = re.sub(r"-v\d+$", "", name)
+    return [name, bare] if bare != name else [name, f"{name}-v0"]
 
 
 def folder_clashes(folder: str | os.PathLike[str]) -> list[KnownIntegration]:
@@ -181,6 +190,11 @@ def clash_warning(name: str, clash: KnownIntegration) -> str:
         who = "stable-retro with Integrations.ALL"
     else:
         who = "emucore with Integrations.ALL (stable-retro does not search this set)"
+    if clash.game != name:  # the same name but for stable-retro's version suffix
+        return (f"{name}: the {clash.set_name} set has {clash.game} for another ROM (another dump of this game?), "
+                f"{clash.folder}. Scripts that make {clash.game} get that one, and the two names are easily "
+                f"confused: give this integration a name of its own, or, if this ROM is meant to be played "
+                f"with that integration, open it instead.")
     return (f"{name}: the {clash.set_name} set already has an integration of this name for another ROM, "
             f"{clash.folder}. Games are looked up by name, so {who} would load that one "
             f"(or take from it every file this one lacks). Give this integration another name.")

@@ -143,8 +143,12 @@ def record_movie_power_on(window: MainWindow) -> None:
 
 def record_episodes(window: MainWindow) -> None:
     session = window.session
-    folder = QFileDialog.getExistingDirectory(window, "Folder for the episodes' movies",
-                                              str(session.states.workspace / "episodes"))
+    proposed = session.states.workspace / "episodes"
+    try:  # the folder proposed exists, so that choosing it works ("Directory not found" otherwise)
+        proposed.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        proposed = session.states.workspace
+    folder = QFileDialog.getExistingDirectory(window, "Folder for the episodes' movies", str(proposed))
     if folder:
         guard(window, lambda: session.start_episode_recording(folder))
 

@@ -49,8 +49,10 @@ def switch_hint(preset: str, count: int) -> str:
 
 
 def proposed_name(search: str | None, address: int) -> str:
-    """A variable's name from its search's ("Lives" or "lives (equal)": ``lives``), else ``var_<address>``."""
-    words = re.sub(r"\(.*\)", "", search or "").strip().lower()
+    """A variable's name from its search's ("Lives" or "lives (equal)": ``lives``; "lives (equal) 2", the
+    wizard's second search, too: the number only tells the searches apart), else ``var_<address>``."""
+    words = re.sub(r"\)\s+\d+\s*$", ")", search or "")
+    words = re.sub(r"\(.*\)", "", words).strip().lower()
     name = re.sub(r"\W+", "_", words).strip("_")
     return name if name and not re.fullmatch(r"search_\d+", name) else f"var_{address:x}"
 

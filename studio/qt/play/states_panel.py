@@ -10,6 +10,7 @@ from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
     QInputDialog,
+    QLabel,
     QListWidget,
     QListWidgetItem,
     QMessageBox,
@@ -46,17 +47,22 @@ class StatesPanel(QWidget):
         self.list = QListWidget()
         self.list.setIconSize(QSize(96, 72))
         self.list.itemDoubleClicked.connect(lambda _: self.load_selected())
+        self.buttons: dict[str, QPushButton] = {}
         buttons = QGridLayout()
         for index, (title, slot) in enumerate((
             ("Save as...", self.save_as), ("Load", self.load_selected), ("Rename...", self.rename),
             ("Delete", self.delete), ("Set default", self.set_default),
         )):
             button = QPushButton(title)
-            button.clicked.connect(slot)
+            button.clicked.connect(lambda _=False, s=slot: s())
             buttons.addWidget(button, index // 3, index % 3)
+            self.buttons[title] = button
+        self.hint = QLabel()  # what a button did, or why it did nothing
+        self.hint.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.list)
         layout.addLayout(buttons)
+        layout.addWidget(self.hint)
         self._connections = Connections()
         self.bind(workspace)
 
@@ -89,9 +95,15 @@ class StatesPanel(QWidget):
         item = self.list.currentItem()
         return item.data(Qt.ItemDataRole.UserRole) if item is not None else None  # None: no row is current
 
-    def _named(self) -> str | None:
+    def _named(self, doing: str) -> str | None:
+        """The selected named state; None, and the hint says why nothing happens, without one."""
         key = self.selected()
-        return key[1] if key and key[0] == "state" else None
+        if key and key[0] == "state":
+            self.hint.clear()
+            return str(key[1])
+        self.hint.setText(f"Select a named state in the list to {doing}"
+                          + (" (a quick slot has no name: Save as... names it)" if key else ""))
+        return None
 
     def save_as(self) -> None:
         name, ok = QInputDialog.getText(self, "Save state", "Name:")
@@ -101,14 +113,16 @@ class StatesPanel(QWidget):
     def load_selected(self) -> None:
         key = self.selected()
         if key is None:
+            self.hint.setText("Select a state or a quick slot in the list to load it")
             return
+        self.hint.clear()
         if key[0] == "state":
             self._guard(lambda: self.session.load_state(key[1]))
         else:
             self._guard(lambda: self.session.load_slot(key[1]))
 
     def rename(self) -> None:
-        name = self._named()
+        name = self._named("rename it")
         if name is None:
             return
         new, ok = QInputDialog.getText(self, "Rename state", "New name:", text=name)
@@ -116,19 +130,21 @@ class StatesPanel(QWidget):
             self._guard(lambda: self.session.states.rename(name, new.strip()))
 
     def delete(self) -> None:
-        name = self._named()
+        name = self._named("delete it")
         if name is None:
             return
         if QMessageBox.question(self, "Delete state", f"Delete the state {name!r}?") == QMessageBox.StandardButton.Yes:
             self._guard(lambda: self.session.states.delete(name))
 
     def set_default(self) -> None:
-        name = self._named()
-        if name is not None:
-            self._guard(lambda: self.session.states.set_default(name))
+        name = self._named("make it the default (the state reset and training start from)")
+        if name is not None and self._guard(lambda: self.session.states.set_default(name)):
+            self.hint.setText(f"{name} is the default state now")
 
-    def _guard(self, action) -> None:
+    def _guard(self, action) -> bool:
         try:
             action()
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self, "State", str(exc))
+            return False
+        return True

@@ -103,6 +103,30 @@ def test_stable_retro_sets_are_searched(airstriker, tmp_path, clean_data_state):
     assert clash.folder == airstriker and "the stable set" in clash_warning("Airstriker-Genesis-v0", clash)
 
 
+def test_a_new_integration_of_another_dump_is_warned_of_stable_retros_versioned_name(airstriker, tmp_path,
+                                                                                       clean_data_state):
+    """Another dump of Airstriker opened as a bare ROM: the studio proposes Airstriker-Genesis, and
+    stable-retro knows the game as Airstriker-Genesis-v0 for its own dump: said at creation and at
+    export."""
+    from studio.model.export import export_integration
+    from studio.model.opening import integration_folder_for
+
+    content = bytearray((airstriker / "rom.md").read_bytes())
+    content[4096] ^= 0xFF  # another dump
+    rom = tmp_path / "Airstriker.md"
+    rom.write_bytes(bytes(content))
+    folder, created = integration_folder_for(rom)
+    assert created and folder.name == "Airstriker-Genesis"
+    (clash,) = folder_clashes(folder)
+    assert clash.folder == airstriker
+    text = clash_warning(folder.name, clash)
+    assert "the stable set has Airstriker-Genesis-v0 for another ROM (another dump of this game?)" in text
+    result = export_integration(folder, tmp_path / "out")
+    assert any("Airstriker-Genesis-v0 for another ROM" in w for w in result.warnings)
+    same_dump = [k.folder for k in name_clashes("Airstriker-Genesis", rom_sha(airstriker / "rom.md"))]
+    assert airstriker not in same_dump and folder in same_dump  # stable-retro's dump is not news to itself
+
+
 def _steps(game: str, frames: int = 120) -> tuple[np.ndarray, list]:
     env = emucore.make(game, use_restricted_actions=emucore.Actions.ALL)
     try:

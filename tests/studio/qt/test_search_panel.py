@@ -73,6 +73,9 @@ def test_book_names_and_events(session):
 def test_proposed_names():
     assert proposed_name("lives (equal)", 19) == "lives" and proposed_name("Score P1", 5) == "score_p1"
     assert proposed_name("Search 2", 19) == "var_13" and proposed_name(None, 19) == "var_13"
+    # the lives wizard's second search is "lives (equal) 2": still lives, not lives_2
+    assert proposed_name("lives (equal) 2", 19) == "lives" and proposed_name("lives (label - 1) 3", 19) == "lives"
+    assert proposed_name("Player 2", 19) == "player_2"  # a name of the user's own keeps its number
 
 
 def test_parse_value():
