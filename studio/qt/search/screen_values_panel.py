@@ -81,7 +81,9 @@ class ScreenFinderPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()  # each column as wide as its title and cells: no title is cut
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # (a narrow dock scrolls instead)
+        header.setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda index: self.make_variable(index.row()))
         self.as_reward = QCheckBox("and reward its increase")
         self.as_reward.setChecked(True)

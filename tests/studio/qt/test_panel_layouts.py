@@ -116,3 +116,22 @@ def test_export_offers_the_check_first_and_asks_before_exporting_past_a_problem(
     assert offer_check_before_export(window) is False  # a problem, and "Export anyway?" said no
     assert asked[-1].startswith("Problems found") and asked[-1].endswith("Export anyway?")
     assert window.check_dialog.isVisible() and not window.check_dialog.check.ok
+
+
+def test_find_from_screen_shows_its_column_titles_whole_at_the_default_size(qtbot, window):
+    """At the window's default size the candidate table's titles are not cut ("alue now", "own no"):
+    each column is as wide as its title, and a narrow dock scrolls."""
+    window.resize(1280, 860)
+    window.search_dock.show()
+    window.search_dock.raise_()
+    finder = window.search_tabs.from_screen
+    window.search_tabs.setCurrentIndex(window.search_tabs.indexOf(finder.parentWidget().parentWidget()))
+    advance(window.workspace, 30)
+    finder.shown.setText("0")
+    finder.shown.returnPressed.emit()
+    qtbot.waitUntil(finder.table.isVisible, timeout=2000)
+    header = finder.table.horizontalHeader()
+    metrics = header.fontMetrics()
+    for column in range(finder.table.columnCount()):
+        title = finder.table.horizontalHeaderItem(column).text()
+        assert header.sectionSize(column) >= metrics.horizontalAdvance(title), title
