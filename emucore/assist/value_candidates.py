@@ -26,6 +26,8 @@ class ValueCandidate:
         steady: None when no play was given; True when the play between the checkpoints read
             like a score (rare changes, by plausible amounts); False when it did not.
         notes: The evidence in words: what the play showed, why a reading ranks where it does.
+        offsets: For each checkpoint, how many frames from it the typed value was read (negative:
+            before; :mod:`emucore.assist.value_near`); empty when every one was read where taken.
     """
 
     address: int
@@ -37,6 +39,7 @@ class ValueCandidate:
     misfit: int = 0
     steady: bool | None = None
     notes: tuple[str, ...] = ()
+    offsets: tuple[int, ...] = ()
 
     @property
     def shown(self) -> tuple[int, ...]:
@@ -60,6 +63,9 @@ class ValueCandidate:
             parts.append(f"{self.misfit} byte(s) off the shown width")
         if self.steady is False:
             parts.append("volatile in play")
+        off = sum(1 for o in self.offsets if o)
+        if off:
+            parts.append(f"{off} checkpoint{'s' * (off != 1)} read a few frames off")
         return ", ".join(parts)
 
 
@@ -73,15 +79,23 @@ class Ambiguity:
         separated_by: What the screen would have to show to tell them apart, in words
             (``"a shown value of 1,000 or more"``, ``"a shown value that does not end in 00"``).
         value: The smallest shown value above those seen that separates them, if one does.
+        kind: ``"reading"``: two readings of the same bytes; ``"copies"``: the value kept twice,
+            in other bytes (``separated_by`` then says what play showed of the pair and what
+            would tell them apart; ``first`` is the one preferred).
     """
 
     first: ValueCandidate
     second: ValueCandidate
     separated_by: str
     value: int | None = None
+    kind: str = "reading"
 
     def describe(self) -> str:
-        """``"can't yet tell |u1 at 0x30 x100 from >d2 at 0x30: wait for a shown value of 1,000 or more"``."""
+        """``"can't yet tell |u1 at 0x30 x100 from >d2 at 0x30: wait for a shown value of 1,000 or more"``;
+        copies: ``"two copies of the value, >n5 at 0x22 and >n5 at 0x8: ..."``."""
+        if self.kind == "copies":
+            return (f"two copies of the value, {self.first.describe()} and {self.second.describe()}: "
+                    f"{self.separated_by}")
         return (f"can't yet tell {self.first.describe()} from {self.second.describe()}: "
                 f"wait for {self.separated_by}")
 

@@ -1,17 +1,20 @@
 """How :func:`~emucore.assist.solve_value` orders the candidates that read the shown values
 (the rules are in :mod:`emucore.assist.value_solver`'s docstring): a sort by key columns, the play's
-verdicts, then families so that aliases of one answer do not crowd out the others.
+verdicts, copies of the value that follow another (:mod:`emucore.assist.value_copies`), then
+families so that aliases of one answer do not crowd out the others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from emucore.assist.value_candidates import Shown, ValueCandidate
-from emucore.search.history import Reading, columns_of, record, verdicts
+from emucore.assist.value_candidates import Ambiguity, Shown, ValueCandidate
+from emucore.assist.value_copies import Copy, family_of, find_copies
+from emucore.assist.value_near import offset_notes
+from emucore.search.history import Played, Reading, Verdict, columns_of, decode, record, verdicts
 from emucore.search.plausible import KIND_RANK, Preferences, exact, misfit, raw_bytes
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType
@@ -19,8 +22,8 @@ from emucore.search.typelist import SearchType
 SCALES = (1, 10, 100, 1000)
 FAMILY_FIRST = (3, 2)  # members of a family listed before the next family's (int shown, digits shown)
 FAMILY_POOL = 400  # the best candidates grouped into families; the rest cannot reach the list
-KEY_COLUMNS = ("volatile", "lossy", "idle_tail", "scale", "mixed", "misfit", "binary_guess", "biased", "abs_bias",
-               "foreign", "misaligned", "kind", "signed", "address")
+KEY_COLUMNS = ("volatile", "lossy", "shifted", "follows", "idle_tail", "scale", "mixed", "misfit",
+               "binary_guess", "biased", "abs_bias", "foreign", "misaligned", "kind", "signed", "address")
 
 
 @dataclass
@@ -32,6 +35,7 @@ class Group:
     positions: np.ndarray
     bias: np.ndarray
     stored: np.ndarray  # (candidates, checkpoints)
+    offsets: np.ndarray | None = None  # (candidates, checkpoints): frames off each checkpoint it read (value_near)
 
 
 def _idle_tail(st: SearchType, raw: np.ndarray) -> np.ndarray:
@@ -58,6 +62,8 @@ def _keys(group: Group, snaps: list[Snapshot], shown: Shown, prefs: Preferences)
     return {
         "volatile": same(0),
         "lossy": ~exact(st, raw),
+        "follows": same(0),  # a copy of the value that follows another in play (set by ranked)
+        "shifted": same(0) if group.offsets is None else (group.offsets != 0).sum(axis=1),
         "idle_tail": _idle_tail(st, raw),
         "scale": same(scale_rank),
         "mixed": same(st.width > 1 and st.order not in ("little", "big")),
@@ -74,10 +80,11 @@ def _keys(group: Group, snaps: list[Snapshot], shown: Shown, prefs: Preferences)
 
 
 def ranked(groups: list[Group], snaps: list[Snapshot], shown: Shown, prefs: Preferences, limit: int,
-           pieces: list[Iterable[Snapshot]]) -> tuple[list[ValueCandidate], int]:
-    """The best ``limit`` candidates, and how many frames of play (``pieces``) checked them."""
+           pieces: list[Iterable[Snapshot]]) -> tuple[list[ValueCandidate], int, list[Ambiguity]]:
+    """The best ``limit`` candidates, how many frames of play (``pieces``) checked them, and the
+    copies of the value in other bytes that are still a choice (ambiguities of kind "copies")."""
     if not groups:
-        return [], 0
+        return [], 0, []
     parts = [_keys(group, snaps, shown, prefs) for group in groups]
     columns = {name: np.concatenate([p[name] for p in parts]).astype(np.int64) for name in KEY_COLUMNS}
     owner = np.concatenate([np.full(len(g.positions), i) for i, g in enumerate(groups)])
@@ -86,29 +93,107 @@ def ranked(groups: list[Group], snaps: list[Snapshot], shown: Shown, prefs: Pref
     notes: dict[int, tuple[str, ...]] = {}
     steady: dict[int, bool] = {}
     frames = 0
+    played: Played | None = None
+    families = {int(i): family_of(raw_bytes(snaps, groups[owner[i]].positions[row[i] : row[i] + 1],
+                                            groups[owner[i]].st.width)[:, 0, :], int(columns["address"][i]))
+                for i in order}
     if pieces:
         readings = [Reading(groups[owner[i]].st, int(groups[owner[i]].positions[row[i]]), groups[owner[i]].scale,
                             int(groups[owner[i]].bias[row[i]])) for i in order]
         played = record(pieces, columns_of(readings), snaps)
         frames = played.frames
         if frames > 1:
-            for i, verdict in zip(order, verdicts(readings, played, shown.values)):
+            found = verdicts(readings, played, shown.values)
+            # A top score is calmer than the score it keeps (it stands still in a new game until
+            # beaten): it is no yardstick of how often the value changes. Judged without it.
+            tops = _top_scores(order, groups, owner, row, columns, families, played, found)
+            if tops:
+                rest = [k for k in range(len(order)) if k not in tops]
+                for k, verdict in zip(rest, verdicts([readings[k] for k in rest], played, shown.values)):
+                    found[k] = verdict
+            for i, verdict in zip(order, found):
                 notes[int(i)], steady[int(i)] = verdict.notes, verdict.steady
                 columns["volatile"][i] = not verdict.steady
                 columns["lossy"][i] |= verdict.lossy
             order = order[np.lexsort([columns[name][order] for name in reversed(KEY_COLUMNS)])]
-    listed = _by_family(order, groups, owner, row, columns, snaps, shown)[:limit]
-    out = []
-    for i in listed:
+    copies = _copies(order, groups, owner, row, columns, families, played if frames > 1 else None)
+    for copy in copies:
+        if copy.demotes:
+            for i in order:
+                if families[int(i)] == families[copy.follower]:
+                    columns["follows"][i] = 1
+        names = [_name(groups, owner, row, columns, i) for i in (copy.leader, copy.follower)]
+        said = "two copies of the value: " + copy.words.format(*names)
+        for i in (copy.leader, copy.follower):
+            notes[i] = (*notes.get(i, ()), said)
+    if any(copy.demotes for copy in copies):
+        order = order[np.lexsort([columns[name][order] for name in reversed(KEY_COLUMNS)])]
+    listed = _by_family(order, groups, owner, row, columns, families, shown)[:limit]
+
+    def candidate(i: int) -> ValueCandidate:
         group, r = groups[owner[i]], row[i]
-        out.append(ValueCandidate(int(columns["address"][i]), group.st.text, group.scale, int(group.bias[r]),
-                                  tuple(int(v) for v in group.stored[r]), not columns["lossy"][i],
-                                  int(columns["misfit"][i]), steady.get(int(i)), notes.get(int(i), ())))
-    return out, frames
+        offsets = () if group.offsets is None else tuple(int(v) for v in group.offsets[r])
+        return ValueCandidate(int(columns["address"][i]), group.st.text, group.scale, int(group.bias[r]),
+                              tuple(int(v) for v in group.stored[r]), not columns["lossy"][i],
+                              int(columns["misfit"][i]), steady.get(int(i)),
+                              offset_notes(offsets, shown.values) + notes.get(int(i), ()), offsets)
+
+    out = [candidate(int(i)) for i in listed]
+    by_index = dict(zip((int(i) for i in listed), out))
+    choices = [Ambiguity(by_index.get(c.leader) or candidate(c.leader),
+                         by_index.get(c.follower) or candidate(c.follower),
+                         c.words.format(*[_name(groups, owner, row, columns, i) for i in (c.leader, c.follower)]),
+                         None, "copies") for c in copies if c.open]
+    return out, frames, choices
+
+
+def _name(groups: list[Group], owner: np.ndarray, row: np.ndarray, columns: dict[str, np.ndarray], i: int) -> str:
+    """``">n5 at 0x22"`` (``"x10"`` and the bias added where they are not 1 and 0)."""
+    group = groups[owner[i]]
+    bias = int(group.bias[row[i]])
+    return (f"{group.st.text} at {int(columns['address'][i]):#x}" + (f" x{group.scale}" if group.scale != 1 else "")
+            + (f" {bias:+d}" if bias else ""))
+
+
+def _top_scores(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: np.ndarray,
+                columns: dict[str, np.ndarray], families: dict[int, frozenset[int]], played: Played,
+                found: list[Verdict]) -> set[int]:
+    """The places in ``order`` of the families the play shows to be a top score: a copy that
+    kept its value when another exact reading fell back (judged before volatility is)."""
+    exact_now = {int(i) for i, verdict in zip(order, found) if not verdict.lossy and not columns["lossy"][i]}
+    copies = _copies(order, groups, owner, row, columns, families, played, lambda i: i in exact_now)
+    kept = {families[c.follower] for c in copies if c.kind == "keeps"}
+    return {k for k, i in enumerate(order) if families[int(i)] in kept}
+
+
+def _copies(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: np.ndarray,
+            columns: dict[str, np.ndarray], families: dict[int, frozenset[int]], played: Played | None,
+            usable: Callable[[int], bool] | None = None) -> list[Copy]:
+    """The copies of the value among the best families (:func:`~emucore.assist.value_copies.find_copies`);
+    ``usable``: which may stand for their family (default: steady and exact)."""
+    index = {int(c): k for k, c in enumerate(played.columns)} if played is not None else {}
+
+    def series(i: int) -> np.ndarray:
+        assert played is not None
+        group = groups[owner[i]]
+        cols = [index[int(group.positions[row[i]]) + k] for k in range(group.st.width)]
+        return decode(group.st, played.rows[:, cols]) * group.scale + int(group.bias[row[i]])
+
+    def steady_exact(i: int) -> bool:
+        return not columns["volatile"][i] and not columns["lossy"][i]
+
+    def comparable(a: int, b: int) -> bool:  # as well supported: as many checkpoints read off their moment
+        return bool(columns["shifted"][a] == columns["shifted"][b])
+
+    def same_kind(a: int, b: int) -> bool:
+        return (groups[owner[a]].st.text, groups[owner[a]].scale) == (groups[owner[b]].st.text, groups[owner[b]].scale)
+
+    return find_copies([int(i) for i in order], families, usable or steady_exact, comparable, same_kind,
+                       series if played is not None else None, played.continues if played is not None else None)
 
 
 def _by_family(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: np.ndarray,
-               columns: dict[str, np.ndarray], snaps: list[Snapshot], shown: Shown) -> list[int]:
+               columns: dict[str, np.ndarray], families: dict[int, frozenset[int]], shown: Shown) -> list[int]:
     """``order`` regrouped, steady before volatile and exact before lossy: first the best
     candidate of every (encoding, scale) class, then each family (the candidates holding the
     value in the same bytes) in the rank of its best member, its first few members before the
@@ -118,14 +203,13 @@ def _by_family(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: n
     sort_keys = []
     leaders: dict[tuple[str, int], int] = {}
     for rank, i in enumerate(order):
-        group, r = groups[owner[i]], row[i]
-        raw = raw_bytes(snaps, group.positions[r : r + 1], group.st.width)[:, 0, :]
+        group = groups[owner[i]]
         address = int(columns["address"][i])
-        family = tuple(address + np.flatnonzero((raw != 0).any(axis=0))) or ("zero", address)
+        family: tuple = tuple(sorted(families[int(i)])) or ("zero", address)
         best.setdefault(family, rank)
         repeat = seen[(family, group.st.width)] = seen.get((family, group.st.width), -1) + 1
         sort_keys.append((best[family], repeat, rank))
-        if not columns["volatile"][i] and not columns["lossy"][i]:
+        if not (columns["volatile"][i] or columns["lossy"][i] or columns["follows"][i] or columns["shifted"][i]):
             leaders.setdefault((group.st.digits, group.scale), rank)
     in_family = sorted(range(len(order)), key=lambda k: sort_keys[k])
     members: dict[int, int] = {}
@@ -135,6 +219,7 @@ def _by_family(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: n
     first = FAMILY_FIRST[shown.drawn is not None]
     lead = set(leaders.values())
     listed = sorted(in_family, key=lambda k: (int(columns["volatile"][order[k]]), int(columns["lossy"][order[k]]),
+                                              int(columns["shifted"][order[k]]), int(columns["follows"][order[k]]),
                                               k not in lead, members[k] >= first, sort_keys[k][0], members[k]))
     return [int(order[k]) for k in listed]
 

@@ -54,13 +54,25 @@ Three rules come before all of those:
   significant byte was 0 at every checkpoint explains the drawn trailing zeros with a byte that
   may not belong to the value (a second player's score next to it); it ranks after the
   readings that need no such byte, such as a scale of 10 over the bytes before it.
+* **Read where taken.** A value typed from a screen that shows an older one (a blinking score,
+  a HUD drawn late) may match memory only a few frames before its checkpoint: with a
+  ``history`` that can be read twice, candidates that read a typed value within ``near``
+  frames of its checkpoint are kept too (:mod:`emucore.assist.value_near`), ranked after those
+  that read every checkpoint where it was taken, with ``offsets`` and a note saying so.
+* **The copy that changes first.** Two candidates in disjoint bytes that read every checkpoint
+  are two copies of the value (:mod:`emucore.assist.value_copies`): in the play, one that
+  follows the other some frames later, or keeps its value when the other falls back (a top
+  score in a new game), ranks after it, family and all; the pair is an ambiguity of kind
+  ``"copies"`` unless the play showed a top score. A top score is no yardstick of how often
+  the value changes (it is calmer than the score it keeps).
 * **Every class first.** The best steady, exact candidate of each (encoding, scale) class is
   listed before any family's second member, so a ``>n6`` x10 is not crowded out by the scale-1
   readings of the same digits.
 
 Pairs of top candidates that read the same at every checkpoint but decode the memory
 differently are in the result's ``ambiguities``, with a shown value that would separate them
-(:mod:`emucore.assist.value_ambiguity`).
+(:mod:`emucore.assist.value_ambiguity`). Copies of the best candidate come first, then the
+readings of the same bytes, then other copies.
 
 Signed types are tried only when a shown value is negative (otherwise they read the same as
 their unsigned twins). The emulator is left as it was found.
@@ -75,6 +87,7 @@ import numpy as np
 
 from emucore.assist.value_ambiguity import ambiguities
 from emucore.assist.value_candidates import Shown, ValueCandidate, ValueCandidates
+from emucore.assist.value_near import NEAR, Window, near_matches, windows
 from emucore.assist.value_ranking import SCALES, Group, ranked
 from emucore.search.decode import to_values, workspace
 from emucore.search.history import segments
@@ -95,6 +108,8 @@ def solve_value(
     types: Iterable[str] | None = None,
     max_bias: int = MAX_BIAS,
     limit: int = LIMIT,
+    near: int = NEAR,
+    nearby: Sequence[Sequence[tuple[int, StateLike]]] | None = None,
 ) -> ValueCandidates:
     """The variables that read what the screen showed at each checkpoint, best first.
 
@@ -110,6 +125,12 @@ def solve_value(
         types: Type strings to try; default: every size, byte order and encoding of the system.
         max_bias: The largest ``|bias|`` tried (at scale 1 only).
         limit: At most this many candidates.
+        near: Frames either side of each checkpoint where a typed value may be read instead
+            (a stale screen, :mod:`emucore.assist.value_near`); needs ``history`` that can be
+            read twice. 0: only where each checkpoint was taken.
+        nearby: Instead of finding them in ``history``: for each checkpoint, ``(frames from it,
+            state)`` of the play around it (a caller that knows the frames, as the studio's
+            rewind does; at its granularity).
 
     Returns:
         Up to ``limit`` candidates ranked as the module docstring says (empty when none fits),
@@ -135,10 +156,16 @@ def solve_value(
     trial = _trial_types(emulator, types, shown)
     snaps = list(snapshots_of(emulator, [state for state, _ in pairs], "checkpoint"))
     same_layout(snaps, "checkpoint")
+    around = windows(emulator, history, snaps, int(near)) if nearby is None else _given(emulator, nearby, snaps)
     pieces = segments(emulator, history)
     matches = _matches(snaps, trial, shown, int(max_bias))
-    found, frames = ranked(matches, snaps, shown, preferences(emulator), int(limit), pieces)
-    return ValueCandidates(found, ambiguities(found, snaps, shown.values), frames)
+    if around is not None:
+        matches += _near_groups(snaps, around, trial, shown, matches)
+    found, frames, copies = ranked(matches, snaps, shown, preferences(emulator), int(limit), pieces)
+    # the copies of the best candidate first, then two readings of the same bytes, then other copies
+    best = [c for c in copies if found and found[0] in (c.first, c.second)]
+    others = [c for c in copies if c not in best]
+    return ValueCandidates(found, best + ambiguities(found, snaps, shown.values) + others, frames)
 
 
 def _solver_texts(system: object) -> list[str]:
@@ -161,6 +188,34 @@ def _trial_types(emulator: Any, types: Iterable[str] | None, shown: Shown) -> li
     for st in parsed:
         seen.setdefault((st.key, st.signed), st)
     return list(seen.values())
+
+
+def _given(emulator: Any, nearby: Sequence[Sequence[tuple[int, StateLike]]], snaps: list[Snapshot]) -> list[Window]:
+    if len(nearby) != len(snaps):
+        raise ValueError(f"nearby has {len(nearby)} entries for {len(snaps)} checkpoints")
+    out = []
+    for index, pairs in enumerate(nearby):
+        offsets = [int(offset) for offset, _ in pairs]
+        states = list(snapshots_of(emulator, [state for _, state in pairs], f"frame near checkpoint {index}"))
+        same_layout([snaps[0], *states], "frame near a checkpoint")
+        out.append(sorted(((o, s) for o, s in zip(offsets, states) if o), key=lambda p: (abs(p[0]), p[0] > 0)))
+    return out
+
+
+def _near_groups(snaps: list[Snapshot], around: list[Window], trial: list[SearchType], shown: Shown,
+                 strict: list[Group]) -> list[Group]:
+    """The candidates that read the typed values only a few frames off some checkpoints (no bias)."""
+    values = np.array(shown.values, dtype=np.int64)
+    out = []
+    for st in trial:
+        for scale in SCALES:
+            taken = [g.positions for g in strict if g.st == st and g.scale == scale]
+            found = near_matches(snaps, around, st, scale, values,
+                                 np.concatenate(taken) if taken else np.zeros(0, dtype=np.int64))
+            if found is not None:
+                positions, stored, offsets = found
+                out.append(Group(st, scale, positions, np.zeros(len(positions), dtype=np.int64), stored, offsets))
+    return out
 
 
 def _matches(snaps: list[Snapshot], trial: list[SearchType], shown: Shown, max_bias: int) -> list[Group]:

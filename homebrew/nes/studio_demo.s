@@ -12,7 +12,8 @@
 ;   2. frame counter += 1
 ;   3. read the controller, run the game logic, recompute the score digits,
 ;      the "trap" bytes (bonus tiles, rest, hud_buf) and the OAM shadow for
-;      the next frame.
+;      the next frame. The top score trap is updated first, from the score of
+;      the previous frame.
 ; So RAM reflects the input of the current frame immediately, and the
 ; picture lags RAM by one frame (normal for NES games).
 ;
@@ -67,6 +68,8 @@ dying         = $34     ; |u1  $9E at every life loss, counts down to $81 then 0
 hud_buf       = $40     ; >d3  $40-$42: packed BCD, score on frames with frame&3 != 0, timer on the others
 bonus_tiles   = $50     ; 4 bytes $50-$53: tiles ('0'-'9') of the bonus count for the next NMI
 conv          = $54     ; 5 bytes $54-$58: to_dec5 output (scratch, cleared after use)
+over_delay    = $35     ; |u1  frames until "GAME OVER" is drawn: OVER_DELAY while playing, -1 per game-over frame
+top           = $08     ; >n5  5 bytes $08-$0C: top score = max(top, score of the previous frame), kept across restarts
 
 oam_shadow    = $0200   ; 256-byte sprite buffer copied by OAM DMA
 
@@ -87,6 +90,9 @@ LIFE_FRAMES = 300       ; play frames per life
 BONUS_MAX   = 9999      ; bonus saturates here (shown as 999900)
 DYING_START = $9E       ; dying after a life loss: -98 as |i1, 30 frames >= $81
 DYING_LAST  = $81       ; the last value before dying drops to 0
+OVER_DELAY  = 224       ; frames between the game over and its text (3.7 s)
+BLINK_MASK  = $1F       ; the score digits blink with a period of 32 frames...
+BLINK_FROM  = 26        ; ...and are hidden when (frame & BLINK_MASK) >= BLINK_FROM (6 frames of 32)
 
 ; The sprite is 16x16. Keep it fully inside the 240x224 picture that
 ; stable-retro's NES core outputs (pixels 8..247 of scanlines 8..231; the
@@ -113,6 +119,8 @@ NT_BONUS       = NT_BONUS_LABEL + 6     ; 4 digits at row 4, columns 8-11
 NT_BONUS_ZEROS = NT_BONUS + 4           ; fixed "00" at columns 12-13
 NT_REST_LABEL  = $2000 + 4*32 + 23      ; "REST" at row 4, columns 23-26
 NT_REST        = NT_REST_LABEL + 5      ; 1 digit at row 4, column 28
+NT_TOP_LABEL   = $2000 + 6*32 + 2       ; "TOP" at row 6, column 2
+NT_TOP         = NT_TOP_LABEL + 6       ; 5 digits at row 6, columns 8-12 (under the score's)
 NT_TITLE       = $2000 + 26*32 + 10     ; "STUDIO DEMO" at row 26
 NT_MSG1        = $2000 + 13*32 + 10     ; message line 1 (11 tiles)
 NT_MSG2        = $2000 + 15*32 + 10     ; message line 2 (11 tiles)
@@ -291,6 +299,18 @@ init_ppu_memory:
     cpx #4
     bne @rest_label
 
+    lda #>NT_TOP_LABEL
+    sta PPUADDR
+    lda #<NT_TOP_LABEL
+    sta PPUADDR
+    ldx #0
+@top_label:
+    lda text_top, x
+    sta PPUDATA
+    inx
+    cpx #3
+    bne @top_label
+
     lda #>NT_TITLE
     sta PPUADDR
     lda #<NT_TITLE
@@ -333,6 +353,10 @@ nmi:
     lda #<NT_SCORE
     sta PPUADDR
     ldx #0
+    lda frame               ; trap: blank on 6 frames of every 32 (a blinking score)
+    and #BLINK_MASK
+    cmp #BLINK_FROM
+    bcs @blank_digits
 @digits:
     lda score_digits, x
     ora #'0'                ; digit -> tile number ('0' = $30)
@@ -340,6 +364,27 @@ nmi:
     inx
     cpx #5
     bne @digits
+    beq @digits_done        ; always taken
+@blank_digits:
+    lda #' '
+    sta PPUDATA
+    inx
+    cpx #5
+    bne @blank_digits
+@digits_done:
+
+    lda #>NT_TOP            ; 5 top score digits
+    sta PPUADDR
+    lda #<NT_TOP
+    sta PPUADDR
+    ldx #0
+@top_digits:
+    lda top, x
+    ora #'0'
+    sta PPUDATA
+    inx
+    cpx #5
+    bne @top_digits
 
     lda #>NT_LIVES          ; lives digit
     sta PPUADDR
@@ -369,10 +414,13 @@ nmi:
     ora #'0'
     sta PPUDATA
 
-    ; message lines: blank while playing, "GAME OVER"/"PRESS START" otherwise
+    ; message lines: blank while playing, "GAME OVER"/"PRESS START" in game
+    ; over once over_delay has run out (a trap: the text comes seconds late)
     ldx #0
     lda game_over
     beq :+
+    lda over_delay
+    bne :+
     ldx #2*MSG_LEN
 :   lda #>NT_MSG1
     sta PPUADDR
@@ -409,6 +457,7 @@ nmi:
     inc frame+1
 :
     ; ---- 3. input and game logic -----------------------------------------
+    jsr update_top          ; trap: from the score of the previous frame
     jsr read_joypad
     jsr update_game
     jsr update_digits
@@ -459,6 +508,8 @@ new_game:
     sta bonus
     sta bonus+1
     sta dying
+    lda #OVER_DELAY         ; trap: idle at its full count while playing (so the
+    sta over_delay          ; frame of the game over itself looks like play here)
     lda #START_LIVES
     sta lives
     lda #<LIFE_FRAMES
@@ -478,8 +529,12 @@ update_game:
     lda game_over
     beq @playing
 
-    ; game over: nothing moves; START (newly pressed) starts a new game
-    lda #$00
+    ; game over: nothing moves; START (newly pressed) starts a new game, also
+    ; before the text is shown
+    lda over_delay
+    beq :+
+    dec over_delay
+:   lda #$00
     sta dx
     lda buttons_new
     and #BTN_START
@@ -637,6 +692,32 @@ update_digits:
     bne @next_digit
     lda tmp0                ; remainder = ones
     sta score_digits+4
+    rts
+
+; ---------------------------------------------------------------------------
+; update_top: top = max(top, score), both as 5 decimal digits MSD first. It
+; runs before the game logic, so it sees the score of the previous frame: the
+; top score follows a rising score one frame late. Nothing resets it but a
+; power-on, so a new game keeps the old game's best until it is beaten.
+; ---------------------------------------------------------------------------
+update_top:
+    ldx #0
+@compare:
+    lda score_digits, x
+    cmp top, x
+    bcc @done               ; score < top
+    bne @copy               ; score > top
+    inx
+    cpx #5
+    bne @compare
+    rts                     ; equal
+@copy:
+    ldx #4
+:   lda score_digits, x
+    sta top, x
+    dex
+    bpl :-
+@done:
     rts
 
 ; ---------------------------------------------------------------------------
@@ -813,6 +894,7 @@ text_lives:  .byte "LIVES"
 text_title:  .byte "STUDIO DEMO"
 text_bonus:  .byte "BONUS"
 text_rest:   .byte "REST"
+text_top:    .byte "TOP"
 text_messages:
     .byte "           "     ; playing, line 1
     .byte "           "     ; playing, line 2

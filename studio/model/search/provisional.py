@@ -53,8 +53,10 @@ def wait_for(separated_by: str) -> str:
 
 def explain(ambiguity: Ambiguity) -> str:
     """``"can't yet tell BCD from a binary count of hundreds (at 0x30): type the value again once it
-    reaches 1,000"``."""
+    reaches 1,000"``; two copies of the value: ``"two copies of the value, at 0x22 and 0x8: ..."``."""
     first, second = ambiguity.first, ambiguity.second
+    if ambiguity.kind == "copies":
+        return f"two copies of the value, at {first.address:#x} and {second.address:#x}: {ambiguity.separated_by}"
     a, b = reading(first), reading(second)
     if a == b:
         a, b = reading(first, width_too=True), reading(second, width_too=True)

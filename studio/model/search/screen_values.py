@@ -4,7 +4,9 @@ Each entry keeps the state of that moment as a checkpoint; from two entries on,
 :func:`emucore.assist.solve_value` ranks the places and types that read what was typed at every
 checkpoint (with a scale and bias when the screen draws a trailing zero or shows lives + 1),
 checked on the play the rewind history holds (a HUD buffer that holds the score only at some
-frames ranks after the steady readings).
+frames ranks after the steady readings; of two copies of the value, the one that changes first
+ranks first; a value typed a few frames stale, from a blinking or late-drawn score, is read where
+the play held it, and said).
 Checkpoints are kept in the game's workspace, so they survive a restart.
 
 data.json has no scale or bias. Making a variable from a candidate therefore stores the value as
@@ -15,12 +17,13 @@ bias is written down in the variable's provenance (its tooltip and "About" view)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from emucore.assist import ValueCandidate, ValueCandidates, solve_value
+from emucore.assist.value_near import NEAR
 from studio.model.play.state_list import StateList
 from studio.model.search import provisional
 from studio.model.set_aside import OpenProblem
@@ -65,6 +68,17 @@ def relation(candidate: ValueCandidate) -> str:
     formula = "stored" + (f" \u00d7 {candidate.scale}" if candidate.scale != 1 else "")
     formula += f" {'+' if candidate.bias > 0 else '-'} {abs(candidate.bias)}" if candidate.bias else ""
     return f"the screen shows {formula}"
+
+
+class _Rewound:
+    """The rewind history's states, oldest first, read anew each time it is iterated: the solver
+    reads the play twice (the frames around each checkpoint, then every frame) without keeping it."""
+
+    def __init__(self, rewind: Any):
+        self.rewind = rewind
+
+    def __iter__(self) -> Iterator[bytes]:
+        return (state for _, state in self.rewind.states())
 
 
 class ScreenValueFinder:
@@ -115,9 +129,24 @@ class ScreenValueFinder:
             return ValueCandidates()
         pairs = [(c.state, c.shown) for c in self.checkpoints]
         rewind = self.session.rewind
-        history = (state for _, state in rewind.states()) if len(rewind) > 1 else None
+        history = _Rewound(rewind) if len(rewind) > 1 else None
+        nearby = self._nearby(rewind) if history is not None else None
         with self.session.scratch() as emulator:  # the checkpoints are loaded in turn: the picture stays
-            return solve_value(emulator, pairs, history, limit=limit)
+            return solve_value(emulator, pairs, history, limit=limit, nearby=nearby)
+
+    def _nearby(self, rewind: Any) -> list[list[tuple[int, bytes]]]:
+        """For each checkpoint, the rewind's states within :data:`NEAR` frames of it (by frame
+        number: the rewind keeps a state every few frames, so the checkpoint's own is seldom
+        among them). A typed value the screen showed a few frames stale is read there. Frames
+        the rewind went back over and played again are the new play's: such a match is ranked
+        after the exact ones anyway, and says how far off it was."""
+        frames = [c.frame for c in self.checkpoints]
+        out: list[list[tuple[int, bytes]]] = [[] for _ in frames]
+        for frame, state in rewind.states():
+            for index, at in enumerate(frames):
+                if 0 < abs(frame - at) <= NEAR:
+                    out[index].append((frame - at, state))
+        return out
 
     @staticmethod
     def same_reading(results: list[ValueCandidate], candidate: ValueCandidate) -> list[ValueCandidate]:
