@@ -4,7 +4,9 @@ and what the screen would have to show to do it.
 Two candidates that share bytes read the same at every checkpoint (both explain every shown
 value) but may decode the game's memory differently: a binary count of hundreds and a BCD byte
 read the same below 1,000 points; a scale of 10 and a trailing digit read from a byte that stayed
-0 read the same while that byte stays 0; a 1-byte and a 2-byte reading read the same below 256.
+0 read the same while that byte stays 0; a 1-byte and a 2-byte reading read the same below 256;
+a big-endian read ending in the value's low byte (``>d3`` at A-2) and the little-endian one
+starting there (``<d3`` at A) read the same below 100 (named first, with their byte orders).
 For such a pair the values above those seen are tried: the value is written as one candidate
 stores it, into the bytes of the last checkpoint, and read back as the other.
 """
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from emucore.assist.value_candidates import Ambiguity, ValueCandidate
+from emucore.assist.value_candidates import Ambiguity, ValueCandidate, byte_orders
 from emucore.datatypes import parse_type
 from emucore.search.snapshot import Snapshot
 
@@ -103,7 +105,9 @@ def ambiguities(candidates: Sequence[ValueCandidate], snaps: Sequence[Snapshot],
             words = [w for w in (ending, f"a shown value of {value:,} or more" if value is not None else None) if w]
             if words:
                 out.append(Ambiguity(a, b, " or ".join(words), value))
-    return out
+    # byte order first: a big-endian read ending in the value's low byte and the little-endian
+    # read starting there are the pair a person most needs told apart (widths follow)
+    return sorted(out, key=lambda pair: not byte_orders(pair.first, pair.second))
 
 
 __all__ = ["ambiguities"]

@@ -96,8 +96,30 @@ class Ambiguity:
         if self.kind == "copies":
             return (f"two copies of the value, {self.first.describe()} and {self.second.describe()}: "
                     f"{self.separated_by}")
-        return (f"can't yet tell {self.first.describe()} from {self.second.describe()}: "
-                f"wait for {self.separated_by}")
+        order = byte_orders(self.first, self.second)
+        return (f"can't yet tell {self.first.describe()} from {self.second.describe()}"
+                f"{f' ({order})' if order else ''}: wait for {self.separated_by}")
+
+
+def _bytes_of(candidate: ValueCandidate) -> range:
+    return range(candidate.address, candidate.address + int(candidate.type[-1]))
+
+
+def byte_orders(first: ValueCandidate, second: ValueCandidate) -> str:
+    """How two readings differ in byte order, in words, when a big-endian one ends in the byte a
+    little-endian one starts with (their least significant byte: ``>d3`` at A-2 and ``<d3`` at A);
+    "" otherwise: ``">d3 at 0x3e is big-endian (most significant byte first), <d3 at 0x40
+    little-endian; they share their least significant byte, 0x40, and the bytes beside it have
+    been 0 so far"``."""
+    plain = [c for c in (first, second) if c.type[0] in "<>" and c.type[1] not in "<>=|" and int(c.type[-1]) > 1]
+    if len(plain) != 2 or first.type[0] == second.type[0]:
+        return ""
+    big, little = (first, second) if first.type[0] == ">" else (second, first)
+    if _bytes_of(big)[-1] != little.address:
+        return ""
+    return (f"byte order: {big.type} at {big.address:#x} is big-endian (most significant byte first), "
+            f"{little.type} at {little.address:#x} little-endian; they share their least significant byte, "
+            f"{little.address:#x}, and the bytes beside it have been 0 so far")
 
 
 class ValueCandidates(list[ValueCandidate]):
@@ -139,4 +161,4 @@ class Shown:
         return cls(tuple(values), max(widths) if widths else None)
 
 
-__all__ = ["Ambiguity", "Shown", "ValueCandidate", "ValueCandidates"]
+__all__ = ["Ambiguity", "Shown", "ValueCandidate", "ValueCandidates", "byte_orders"]

@@ -22,7 +22,7 @@ from emucore.search.typelist import SearchType
 SCALES = (1, 10, 100, 1000)
 FAMILY_FIRST = (3, 2)  # members of a family listed before the next family's (int shown, digits shown)
 FAMILY_POOL = 400  # the best candidates grouped into families; the rest cannot reach the list
-KEY_COLUMNS = ("volatile", "lossy", "shifted", "follows", "idle_tail", "scale", "mixed", "misfit",
+KEY_COLUMNS = ("volatile", "lossy", "shifted", "follows", "idle_tail", "scale", "one_byte", "mixed", "misfit",
                "binary_guess", "biased", "abs_bias", "foreign", "misaligned", "kind", "signed", "address")
 
 
@@ -66,6 +66,7 @@ def _keys(group: Group, snaps: list[Snapshot], shown: Shown, prefs: Preferences)
         "shifted": same(0) if group.offsets is None else (group.offsets != 0).sum(axis=1),
         "idle_tail": _idle_tail(st, raw),
         "scale": same(scale_rank),
+        "one_byte": same(0),  # one byte where a wider reading of the same bytes reads the same (set by ranked)
         "mixed": same(st.width > 1 and st.order not in ("little", "big")),
         "misfit": misfit(st, np.abs(group.stored).max(axis=1), drawn),
         "binary_guess": same(st.digits == "u" and drawn is not None),  # binary widths only roughly match digits
@@ -97,6 +98,8 @@ def ranked(groups: list[Group], snaps: list[Snapshot], shown: Shown, prefs: Pref
     families = {int(i): family_of(raw_bytes(snaps, groups[owner[i]].positions[row[i] : row[i] + 1],
                                             groups[owner[i]].st.width)[:, 0, :], int(columns["address"][i]))
                 for i in order}
+    if _one_byte_behind(order, groups, owner, columns, families, _score_like(shown)):
+        order = order[np.lexsort([columns[name][order] for name in reversed(KEY_COLUMNS)])]
     if pieces:
         readings = [Reading(groups[owner[i]].st, int(groups[owner[i]].positions[row[i]]), groups[owner[i]].scale,
                             int(groups[owner[i]].bias[row[i]])) for i in order]
@@ -153,6 +156,28 @@ def _name(groups: list[Group], owner: np.ndarray, row: np.ndarray, columns: dict
     bias = int(group.bias[row[i]])
     return (f"{group.st.text} at {int(columns['address'][i]):#x}" + (f" x{group.scale}" if group.scale != 1 else "")
             + (f" {bias:+d}" if bias else ""))
+
+
+def _score_like(shown: Shown) -> bool:
+    """Whether the shown value looks like a score rather than lives or a counter: drawn with three
+    digits or more, or past 99. One byte is then seldom its home."""
+    return (shown.drawn or 0) >= 3 or max(abs(v) for v in shown.values) >= 100
+
+
+def _one_byte_behind(order: np.ndarray, groups: list[Group], owner: np.ndarray, columns: dict[str, np.ndarray],
+                     families: dict[int, frozenset[int]], score_like: bool) -> bool:
+    """A one-byte reading ranks behind a wider exact reading of the same bytes at the same scale
+    (its extra bytes 0 so far): the two read alike until the value needs them, and a score is
+    seldom one byte. Only one-byte readings of a score-like value (or scaled: a trailing zero
+    drawn) are moved; lives shown as 3, 2, 1 keep their one byte first. Whether any was moved."""
+    wider = {(families[int(i)], groups[owner[i]].scale) for i in order
+             if groups[owner[i]].st.width > 1 and not columns["lossy"][i] and families[int(i)]}
+    moved = False
+    for i in order:
+        group = groups[owner[i]]
+        if group.st.width == 1 and (score_like or group.scale > 1) and (families[int(i)], group.scale) in wider:
+            columns["one_byte"][i] = moved = True
+    return moved
 
 
 def _top_scores(order: np.ndarray, groups: list[Group], owner: np.ndarray, row: np.ndarray,

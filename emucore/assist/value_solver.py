@@ -22,7 +22,10 @@ How candidates are ranked (best first), in this order of importance:
    binary width of 1, 2, 4 or 8 bytes that holds them. When ``shown`` is an int, the narrowest
    type of its kind that holds the largest value. A wider type whose extra bytes merely happen
    to be zero comes later, by how many bytes it has too many (or too few); so do 3-byte binary
-   numbers, which CPUs rarely keep.
+   numbers, which CPUs rarely keep. A one-byte reading of a score-like value (drawn with three
+   digits or more, past 99, or scaled) ranks behind a wider exact reading of the same bytes at
+   the same scale: they read alike until the value needs the second byte, and a score is
+   seldom one byte.
 5. **No bias, then the smallest**: lives shown as stored + 1 are found, after exact matches.
 6. **The CPU's byte order** for binary numbers (the system descriptor's ``byte_order``: ``>``
    on the Genesis and other 68000 systems, ``<`` on the NES and the Atari 2600's 6502); BCD
@@ -71,8 +74,10 @@ Three rules come before all of those:
 
 Pairs of top candidates that read the same at every checkpoint but decode the memory
 differently are in the result's ``ambiguities``, with a shown value that would separate them
-(:mod:`emucore.assist.value_ambiguity`). Copies of the best candidate come first, then the
-readings of the same bytes, then other copies.
+(:mod:`emucore.assist.value_ambiguity`); a big-endian read ending in the value's low byte and
+the little-endian read starting there are named as a byte-order pair
+(:func:`~emucore.assist.value_candidates.byte_orders`). Copies of the best candidate come first,
+then byte-order pairs, then the other readings, then other copies.
 
 Signed types are tried only when a shown value is negative (otherwise they read the same as
 their unsigned twins). The emulator is left as it was found.

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from emucore.assist import ValueCandidate
-from emucore.assist.value_candidates import Ambiguity
+from emucore.assist.value_candidates import Ambiguity, byte_orders
 from emucore.datatypes import parse_type
 from studio.model.variables.provenance import PROVISIONAL
 
@@ -57,12 +57,22 @@ def explain(ambiguity: Ambiguity) -> str:
     first, second = ambiguity.first, ambiguity.second
     if ambiguity.kind == "copies":
         return f"two copies of the value, at {first.address:#x} and {second.address:#x}: {ambiguity.separated_by}"
+    order = byte_orders(first, second)
+    if order:
+        return (f"can't yet tell the byte order: {_ordered(first)} or {_ordered(second)} ({order.split('; ')[-1]}): "
+                f"{wait_for(ambiguity.separated_by)}")
     a, b = reading(first), reading(second)
     if a == b:
         a, b = reading(first, width_too=True), reading(second, width_too=True)
     if a == b:
         a, b = first.describe(), second.describe()
     return f"can't yet tell {a} from {b} (at {first.address:#x}): {wait_for(ambiguity.separated_by)}"
+
+
+def _ordered(candidate: ValueCandidate) -> str:
+    """``"BCD in 3 bytes, big-endian (>d3 at 0x3e)"``."""
+    endian = "big-endian" if candidate.type[0] == ">" else "little-endian"
+    return f"{reading(candidate, width_too=True)}, {endian} ({candidate.type} at {candidate.address:#x})"
 
 
 def involving(ambiguities: Sequence[Ambiguity], candidate: ValueCandidate) -> list[Ambiguity]:

@@ -1,7 +1,8 @@
 """Find from screen on a person's approximate evidence (pytest-qt, offscreen), on the NES
 homebrew game's traps (homebrew/nes/README.md): a top score at $08 that copies the score's
-digits at $22 a frame later, and a score whose digits blink (a value typed from the screen can be a
-few frames stale).
+digits at $22 a frame later, a score whose digits blink (a value typed from the screen can be a
+few frames stale), and a bonus kept as a little-endian binary count at $30 that a big-endian
+BCD read over $2F-$30 matches below 1,000.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from tests.homebrew.test_homebrew_traps import cell
 from tests.studio.qt.test_find_from_screen import hold, make_bare_nes, open_window
 from tests.studio.qt.test_find_from_screen_play import type_value
 
-SCORE, TOP = 0x20, 0x08
+SCORE, BONUS, TOP = 0x20, 0x30, 0x08
 SCORE_FAMILY = range(0x20, 0x27)
 
 
@@ -84,3 +85,16 @@ def test_a_stale_value_typed_from_a_blinking_score_is_read_where_the_play_held_i
     frames = -best.offsets[2]
     assert f"reads {frames} frame{'s' * (frames != 1)} before it was taken" in finder.table.item(0, 0).toolTip()
 
+
+def test_the_byte_order_pair_is_named_with_the_value_that_separates_it(qtbot, bare_nes):
+    window = open_window(qtbot, bare_nes)
+    session, finder = window.session, window.search_tabs.from_screen
+    hold(session, None, 20)
+    for frames in (3, 2, 2, 1):  # the bonus counts 3, 5, 7, 8: the screen shows 000300 .. 000800
+        hold(session, "SELECT", frames)
+        hold(session, None, 2)
+        type_value(finder, f"{100 * session.emulator.memory.read(BONUS, '<u2'):06d}")
+    text = finder.message.text()
+    assert "Can't yet tell the byte order:" in text, text
+    assert "big-endian (>d2 at 0x2f)" in text and "little-endian (<u2 at 0x30)" in text
+    assert "least significant byte, 0x30" in text and "once it reaches 1,000" in text
