@@ -190,10 +190,10 @@ class ScreenFinderPanel(QWidget):
             alike = self.finder.same_reading(self.results, best)
             if alike:
                 widths = ", ".join(f"{c.type} at 0x{c.address:X}" for c in alike[:3])
-                text += (f" {widths} read{'s' if len(alike) == 1 else ''} the same so far: the values have not needed "
+                text += (f"\n{widths} read{'s' if len(alike) == 1 else ''} the same so far: the values have not needed "
                          "the extra bytes yet. Type the number again once it is larger, or choose the width the game "
                          "is likely to use (a score is seldom one byte).")
-            text += self._play_words()
+            text += self._play_words()  # one line per finding: they read faster than a paragraph
             for ambiguity in self.results.ambiguities[:2]:
                 text += "\n" + sentence(provisional.explain(ambiguity))
             if self.results.ambiguities:
@@ -203,9 +203,9 @@ class ScreenFinderPanel(QWidget):
     def _play_words(self) -> str:
         played = self.results.played_frames
         if not played:
-            return " No play to check them on yet (the rewind history is empty)."
+            return "\nNo play to check them on yet (the rewind history is empty)."
         volatile = sum(c.steady is False for c in self.results)
-        return (f" Checked on {played} frames of play" + (f": {volatile} volatile (greyed, ranked last)."
+        return (f"\nChecked on {played} frames of play" + (f": {volatile} volatile (greyed, ranked last)."
                                                           if volatile else ": all steady."))
 
     def _fill(self) -> None:

@@ -46,6 +46,9 @@ def test_the_volatile_hud_buffer_is_greyed_and_ranked_after_the_steady_score(qtb
     row = next(i for i, c in enumerate(results) if c.address == HUD_BUF and c.type == ">d3")
     assert finder.table.item(row, IN_PLAY).text() == "volatile" and finder.table.item(0, IN_PLAY).text() == "steady"
     assert "Checked on" in finder.message.text() and "volatile (greyed, ranked last)" in finder.message.text()
+    lines = finder.message.text().splitlines()  # one line per finding, not one dense paragraph
+    assert lines[0].startswith(f"{len(finder.results)} candidates; the best: ") and lines[0].endswith(".")
+    assert any(line.startswith("Checked on ") for line in lines[1:])
     tip = finder.table.item(row, 0).toolTip()
     assert "steadiest" in tip or "straight back" in tip
 
