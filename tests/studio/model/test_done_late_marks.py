@@ -8,29 +8,16 @@ onset there is an earlier death, not the game over, and the game still answers t
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import numpy as np
-import pytest
 
 from emucore.assist.done_onset import MovieStates, answers_controller
 from emucore.movie import Movie
-from emucore.paths import integrations_dir
 from emucore.search.movies import MaskReplay, movie_masks, movie_start
 from studio.model.scenario.done_marks import DoneMarks
+from tests.studio.model.test_done_play import bare  # noqa: F401  (the fixture)
 from tests.studio.qt.test_done_marks import open_session
 
 GAME_OVER, LIVES, REST = 0x12, 0x13, 0x33
-
-
-@pytest.fixture
-def bare(tmp_path):
-    folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
-    (folder / "data.json").write_text(json.dumps({"info": {}}))
-    (folder / "scenario.json").write_text(json.dumps({"reward": {"variables": {}}}))
-    return folder
 
 
 def play_game(session, late: int, rng) -> None:
@@ -47,7 +34,7 @@ def frames_of(path) -> int:
     return Movie(path).frame_count
 
 
-def test_late_game_over_marks_move_the_episodes_ends_to_where_the_game_over_began(bare):
+def test_late_game_over_marks_move_the_episodes_ends_to_where_the_game_over_began(bare):  # noqa: F811
     session = open_session(bare)
     marks = DoneMarks(session)
     session.start_episode_recording(session.states.workspace / "episodes")
@@ -80,7 +67,7 @@ def test_late_game_over_marks_move_the_episodes_ends_to_where_the_game_over_bega
     session.close()
 
 
-def test_a_mark_a_few_frames_late_is_not_moved_to_an_earlier_death(bare):
+def test_a_mark_a_few_frames_late_is_not_moved_to_an_earlier_death(bare):  # noqa: F811
     """Marked 15 frames late: the search window reaches back past the second death, where the
     ``rest`` byte became 0 and stayed 0; the game still played after it, so the game over is 15
     frames before the mark, not there."""
@@ -99,7 +86,7 @@ def test_a_mark_a_few_frames_late_is_not_moved_to_an_earlier_death(bare):
     session.close()
 
 
-def test_the_controller_test_tells_a_game_over_from_a_running_game(bare):
+def test_the_controller_test_tells_a_game_over_from_a_running_game(bare):  # noqa: F811
     session = open_session(bare)
     session.start_episode_recording(session.states.workspace / "episodes")
     play_game(session, 100, np.random.default_rng(3))
@@ -113,7 +100,7 @@ def test_the_controller_test_tells_a_game_over_from_a_running_game(bare):
     session.close()
 
 
-def test_the_play_kept_before_a_late_mark_ends_where_the_game_over_began(bare):
+def test_the_play_kept_before_a_late_mark_ends_where_the_game_over_began(bare):  # noqa: F811
     """Without episode recording, the rewind history before the mark is the episode: its end
     moves to the game over too (the whole states of its last seconds are kept with it for the
     controller test)."""

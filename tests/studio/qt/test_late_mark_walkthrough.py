@@ -13,13 +13,13 @@ from __future__ import annotations
 import emucore
 from studio.model.export import export_integration
 from tests.studio.qt.test_find_from_screen import make_bare_nes, open_window
+from tests.studio.qt.test_states_panel import accept_the_folder_dialog
 
 FRAME, GAME_OVER, OVER_DELAY, SCORE, TOP = 0x10, 0x12, 0x35, 0x20, 0x08
 
 
 def test_a_bare_rom_with_late_marks_to_a_checked_export_and_a_working_agent_run(qtbot, tmp_path):
-    from PySide6.QtCore import Qt, QTimer
-    from PySide6.QtWidgets import QApplication, QFileDialog
+    from PySide6.QtCore import Qt
 
     from studio.qt.agent_dialog import AgentDialog
     from studio.qt.scenario.integration_check_dialog import run_check
@@ -52,17 +52,7 @@ def test_a_bare_rom_with_late_marks_to_a_checked_export_and_a_working_agent_run(
     assert finder.make_variable(0, "score") == "score"
     did("double-click the first row, Enter (the proposed name)", 2)
     # 2. the done rule: record episodes, mark each game over when the GAME OVER text shows
-    folder_chosen: list[str] = []
-
-    def choose_folder() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QFileDialog):
-            QTimer.singleShot(20, choose_folder)
-            return
-        folder_chosen.append(dialog.directory().absolutePath())
-        dialog.accept()
-
-    QTimer.singleShot(20, choose_folder)
+    accept_the_folder_dialog()
     window.menu_actions["record_episodes"].trigger()
     did("Movie > Record episodes, OK (the folder proposed)", 2)
     for _ in range(2):

@@ -24,9 +24,9 @@ def test_set_default_without_a_selection_says_what_to_select(qtbot, window):
     assert "a quick slot has no name" in panel.hint.text()
 
 
-def test_record_episodes_proposes_a_folder_that_exists(qtbot, window):
-    """Movie > Record episodes proposes the workspace's episodes folder: it exists (so choosing it
-    works) and recording starts there."""
+def accept_the_folder_dialog() -> list[str]:
+    """Accepts the next modal folder dialog as proposed (a person pressing OK); the list gets the
+    folder it showed."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QFileDialog
 
@@ -41,6 +41,13 @@ def test_record_episodes_proposes_a_folder_that_exists(qtbot, window):
         dialog.accept()
 
     QTimer.singleShot(20, choose)
+    return seen
+
+
+def test_record_episodes_proposes_a_folder_that_exists(qtbot, window):
+    """Movie > Record episodes proposes the workspace's episodes folder: it exists (so choosing it
+    works) and recording starts there."""
+    seen = accept_the_folder_dialog()
     window.menu_actions["record_episodes"].trigger()
     episodes = window.session.states.workspace / "episodes"
     assert seen and episodes.is_dir() and seen[0] == str(episodes)
