@@ -16,7 +16,7 @@ zero at every snapshot of the search when a narrower type of the same kind is se
 >>> search = MemorySearch(emulator)       # every type of the NES
 >>> emulator.set_button_mask(1 << 7); emulator.run_frames(10)     # hold RIGHT: the screen shows x = 130
 >>> search.refine("equal", 130)
-17
+14
 >>> emulator.run_frames(20)               # x = 150
 >>> search.refine("equal", 150)
 9
