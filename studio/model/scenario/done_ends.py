@@ -108,8 +108,9 @@ def settle_ends(marks: DoneMarks, emulator: Any, alive: list[bytes], data: dict[
         return []
     parts = [episode_examples(emulator, [path], margin=min(WINDOW, frames - 2)) for path, frames in movies]
     parts += [episode_examples(emulator, [snaps], margin=min(WINDOW // 2, len(snaps) - 2)) for _, snaps in plays]
-    states: list[OnsetStates | None] = [MovieStates(emulator, part.alive.replays[0]) for part in parts[: len(movies)]
-                                        if isinstance(part.alive.replays[0], MaskReplay)]
+    states: list[OnsetStates | None] = [  # one per searched episode, in their order
+        MovieStates(emulator, replay) if isinstance(replay := part.alive.replays[0], MaskReplay) else None
+        for part in parts[: len(movies)]]
     states += [PlayStates(snaps, play_history.load_states(marks.folder / str(mark.play))) for mark, snaps in plays]
     searched = _total(parts)
     assert searched is not None
