@@ -5,6 +5,7 @@
   choose, with the ambiguities the checkpoints leave open;
 * :func:`suggest_done` / :func:`done_rules` - a done rule from alive and game-over examples
   (:func:`episode_examples` makes them from episode movies), with the evidence each rests on;
+  :func:`find_onsets` - where a game over marked late (on seeing it) began;
 * :func:`check_integration` - movies and episodes replayed through an integration exactly as
   training evaluates it: rewards that are always 0 or absurd, a reward that disagrees with the
   score the screen showed, done rules that fire early, late or never, and data.json variables
@@ -17,6 +18,7 @@ The solvers work on :mod:`emucore.search`'s snapshots; the checks replay movies 
 from emucore.assist.check import LATE_FRAMES, check_integration
 from emucore.assist.checkpoints import CheckpointError
 from emucore.assist.done_examples import DoneExamples, episode_examples
+from emucore.assist.done_onset import Onsets, find_onsets
 from emucore.assist.done_suggestion import DoneRule, DoneRules, DoneSuggestion, done_rules, suggest_done
 from emucore.assist.report import Finding, IntegrationReport, MovieCheck
 from emucore.assist.value_candidates import Ambiguity, ValueCandidate, ValueCandidates
@@ -33,11 +35,13 @@ __all__ = [
     "Finding",
     "IntegrationReport",
     "MovieCheck",
+    "Onsets",
     "ValueCandidate",
     "ValueCandidates",
     "check_integration",
     "done_rules",
     "episode_examples",
+    "find_onsets",
     "solve_value",
     "suggest_done",
 ]

@@ -144,8 +144,10 @@ def find_onsets(emulator: Any, searched: DoneExamples, others: DoneExamples | No
         """Whether, in every episode, the controller no longer mattered from rule ``k``'s onset on."""
         for episode, (where, before) in enumerate(zip(states, runs[k])):
             if (episode, before) not in checked:
-                found = where.state_at(before) if where is not None and before > SAME_TAIL else None
-                if found is None and before > SAME_TAIL:
+                if 0 < before <= SAME_TAIL:
+                    return False  # too close to the mark to try the controller: not confirmed
+                found = where.state_at(before) if where is not None and before else None
+                if found is None and before:
                     return False  # nothing to replay: not confirmed
                 checked[episode, before] = found is None or not answers_controller(emulator, *found)
             if not checked[episode, before]:
