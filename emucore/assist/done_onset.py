@@ -15,7 +15,9 @@ and no rule separates the examples. :func:`find_onsets` treats the mark as appro
    (never START or SELECT) and with none, the memory at the mark is the same
    (:func:`answers_controller`). An earlier death is no such moment: the game went on after it.
    The states come from the episode's movie, or as the caller has them (:class:`OnsetStates`);
-   when no onset is confirmed, the onsets of the rule the evidence ranks first are taken.
+   an onset a few frames (:data:`SAME_TAIL`) before a mark is too close to try. When no onset
+   is confirmed, the onsets of the rule the evidence ranks first are taken
+   (:attr:`Onsets.confirmed` is False).
 
 The answer rests on one rule and says which (:attr:`Onsets.rule`): an alive mark inside the
 window (the game still running there) rules out an onset before it.
@@ -41,7 +43,7 @@ from emucore.search.state_snapshots import StateLike
 WINDOW = 360
 CANDIDATES = 40  # rules whose onsets are compared
 HOLD = 8  # frames each choice of buttons is held when trying the controller
-SAME_TAIL = 4  # last frames before the mark replayed with the recorded buttons (the game's copies of them agree)
+SAME_TAIL = 4  # last frames before the mark played with no button either way (the game's copies of them agree)
 
 
 @dataclass(frozen=True)

@@ -137,8 +137,10 @@ def settle_ends(marks: DoneMarks, emulator: Any, alive: list[bytes], data: dict[
             notes.append(f"game-over mark at frame {mark.frame:,}: the game over began {mark.frame - onset:,} "
                          f"frames before your mark (frame {onset:,}): the play ends there")
     if notes:
-        notes.append(f"found where {onsets.rule.describe()} began to hold until the mark; if the game still ran "
-                     "there, mark an alive moment after it (or Restore the episode in the list)")
+        tried = ("and the game no longer answered the controller" if onsets.confirmed else
+                 "(the controller could not be tried there: the rule the evidence ranks first)")
+        notes.append(f"found where {onsets.rule.describe()} began to hold until the mark {tried}; if the game "
+                     "still ran there, mark an alive moment after it (or Restore the episode in the list)")
     return notes
 
 
