@@ -11,7 +11,7 @@ import pytest
 
 from tests.homebrew.test_homebrew_traps import cell
 from tests.studio.qt.test_find_from_screen import hold, make_bare_nes, open_window
-from tests.studio.qt.test_find_from_screen_play import type_value
+from tests.studio.qt.test_find_from_screen_play import type_bonus_below_1000, type_value
 
 SCORE, BONUS, TOP = 0x20, 0x30, 0x08
 SCORE_FAMILY = range(0x20, 0x27)
@@ -88,12 +88,8 @@ def test_a_stale_value_typed_from_a_blinking_score_is_read_where_the_play_held_i
 
 def test_the_byte_order_pair_is_named_with_the_value_that_separates_it(qtbot, bare_nes):
     window = open_window(qtbot, bare_nes)
-    session, finder = window.session, window.search_tabs.from_screen
-    hold(session, None, 20)
-    for frames in (3, 2, 2, 1):  # the bonus counts 3, 5, 7, 8: the screen shows 000300 .. 000800
-        hold(session, "SELECT", frames)
-        hold(session, None, 2)
-        type_value(finder, f"{100 * session.emulator.memory.read(BONUS, '<u2'):06d}")
+    finder = window.search_tabs.from_screen
+    type_bonus_below_1000(window)
     text = finder.message.text()
     assert "Can't yet tell the byte order:" in text, text
     assert "big-endian (>d2 at 0x2f)" in text and "little-endian (<u2 at 0x30)" in text

@@ -53,14 +53,20 @@ def test_the_volatile_hud_buffer_is_greyed_and_ranked_after_the_steady_score(qtb
     assert "steadiest" in tip or "straight back" in tip
 
 
-def test_bcd_or_hundreds_is_said_the_variable_is_provisional_and_the_next_checkpoint_settles_it(qtbot, bare_nes):
-    window = open_window(qtbot, bare_nes)
+def type_bonus_below_1000(window) -> None:
+    """Holds SELECT a few times and types the bonus as drawn: counts 3, 5, 7, 8, shown 000300 .. 000800."""
     session, finder = window.session, window.search_tabs.from_screen
     hold(session, None, 20)
-    for frames in (3, 2, 2, 1):  # the bonus counts 3, 5, 7, 8: the screen shows 000300 .. 000800
+    for frames in (3, 2, 2, 1):
         hold(session, "SELECT", frames)
         hold(session, None, 2)
         type_value(finder, f"{100 * session.emulator.memory.read(BONUS, '<u2'):06d}")
+
+
+def test_bcd_or_hundreds_is_said_the_variable_is_provisional_and_the_next_checkpoint_settles_it(qtbot, bare_nes):
+    window = open_window(qtbot, bare_nes)
+    session, finder = window.session, window.search_tabs.from_screen
+    type_bonus_below_1000(window)
     text = finder.message.text()
     assert "Can't yet tell" in text and "once it reaches 1,000" in text and "provisional" in text
     assert finder.results.ambiguities
