@@ -55,9 +55,6 @@ class Onsets:
     rule: DoneRule | None
     confirmed: bool = False  # the controller no longer mattered from the onsets on (replayed)
 
-    def moved(self) -> bool:
-        return any(self.frames_before)
-
 
 def holds(rule: DoneRule, snap: Snapshot) -> bool:
     """Whether every test of ``rule`` is true on ``snap``'s memory."""

@@ -26,7 +26,7 @@ from emucore.search.movies import MaskReplay
 from studio.model.play import play_history
 
 if TYPE_CHECKING:
-    from studio.model.scenario.done_marks import DoneMarks
+    from studio.model.scenario.done_marks import DoneMarks, Mark
 
 # Frames of an episode movie before its marked game over that are neither alive nor over: a mark
 # made on seeing "GAME OVER" comes a little late (the check calls done firing there reaction time).
@@ -50,14 +50,16 @@ class PlayStates:
         return (later[0][1], mark - later[0][0]) if later else None
 
 
-def _total(parts: list[DoneExamples]) -> DoneExamples | None:
+def sum_examples(parts: list[DoneExamples]) -> DoneExamples | None:
+    """Every part's episodes together (None without any)."""
     total = None
     for part in parts:
         total = part if total is None else total + part
     return total
 
 
-def _settled(marks: DoneMarks, emulator: Any, searched: set[Any]) -> DoneExamples | None:
+def _settled(marks: DoneMarks, emulator: Any, searched: set[Any], plays: list[tuple[Mark, list[Snapshot]]]
+             ) -> DoneExamples | None:
     """The episodes whose ends are settled, with the usual margins (evidence for the search)."""
     parts = []
     for path in marks.movies():
@@ -67,10 +69,10 @@ def _settled(marks: DoneMarks, emulator: Any, searched: set[Any]) -> DoneExample
             parts.append(episode_examples(emulator, [path], margin=min(MOVIE_MARGIN, Movie(path).frame_count - 2)))
         except (EmucoreError, OSError, ValueError):
             continue  # Suggest itself says what is wrong with the movie
-    for mark, snaps in marks.plays():
+    for mark, snaps in plays:
         if mark.onset is not None and len(snaps) >= 2:
             parts.append(episode_examples(emulator, [snaps], margin=min(PLAY_MARGIN, len(snaps) - 2)))
-    return _total(parts)
+    return sum_examples(parts)
 
 
 def short_movies(movies: list[Path]) -> tuple[list[Path], list[str]]:
@@ -103,7 +105,8 @@ def settle_ends(marks: DoneMarks, emulator: Any, alive: list[bytes], data: dict[
             continue
         if frames >= 3:
             movies.append((path, frames))
-    plays = [(mark, snaps) for mark, snaps in marks.plays() if mark.onset is None and len(snaps) >= 3]
+    loaded = marks.plays()
+    plays = [(mark, snaps) for mark, snaps in loaded if mark.onset is None and len(snaps) >= 3]
     if not movies and not plays:
         return []
     parts = [episode_examples(emulator, [path], margin=min(WINDOW, frames - 2)) for path, frames in movies]
@@ -112,9 +115,9 @@ def settle_ends(marks: DoneMarks, emulator: Any, alive: list[bytes], data: dict[
         MovieStates(emulator, replay) if isinstance(replay := part.alive.replays[0], MaskReplay) else None
         for part in parts[: len(movies)]]
     states += [PlayStates(snaps, play_history.load_states(marks.folder / str(mark.play))) for mark, snaps in plays]
-    searched = _total(parts)
+    searched = sum_examples(parts)
     assert searched is not None
-    others = _settled(marks, emulator, {path.resolve() for path, _ in movies})
+    others = _settled(marks, emulator, {path.resolve() for path, _ in movies}, loaded)
     try:
         onsets = find_onsets(emulator, searched, others, alive, data=data, states=states)
     except (EmucoreError, ValueError):
@@ -144,4 +147,5 @@ def settle_ends(marks: DoneMarks, emulator: Any, alive: list[bytes], data: dict[
     return notes
 
 
-__all__ = ["MOVIE_MARGIN", "PLAY_MARGIN", "STATE_EVERY", "WINDOW", "PlayStates", "settle_ends", "short_movies"]
+__all__ = ["MOVIE_MARGIN", "PLAY_MARGIN", "STATE_EVERY", "WINDOW", "PlayStates", "settle_ends", "short_movies",
+           "sum_examples"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,15 @@ from studio.model.events import Connections
 from studio.model.play import play_history
 from studio.model.play.session import Session
 from studio.model.png import decode_png, encode_png
-from studio.model.scenario.done_ends import MOVIE_MARGIN, PLAY_MARGIN, STATE_EVERY, WINDOW, settle_ends, short_movies
+from studio.model.scenario.done_ends import (
+    MOVIE_MARGIN,
+    PLAY_MARGIN,
+    STATE_EVERY,
+    WINDOW,
+    settle_ends,
+    short_movies,
+    sum_examples,
+)
 from studio.model.scenario.done_episodes import EpisodeMovies
 from studio.model.scenario.done_rule import Accepted, Preview, accept_rule, preview_rule
 from studio.model.set_aside import describe, read_owned_json, set_aside_problem
@@ -164,15 +173,20 @@ class DoneMarks:
         if self.session.episodes is not None or len(self.session.rewind) < 2:
             return None
         earlier = max((m.frame for m in self.marks if m.kind == "over" and m.frame < frame), default=-1)
-        states = ((f, s) for f, s in self.session.rewind.states() if f > earlier)  # not through an earlier game over
+        whole: list[tuple[int, bytes]] = []  # whole states of the last seconds, for Suggest's controller test
+
+        def states() -> Iterator[tuple[int, bytes]]:  # one pass over the rewind history (it decompresses)
+            for f, s in self.session.rewind.states():
+                if f > earlier:  # not through an earlier game over
+                    if frame - WINDOW <= f and (frame - f) % STATE_EVERY == 0:
+                        whole.append((f, s))
+                    yield f, s
+
         with self.session.scratch() as emulator:
-            frames, rows = play_history.capture(emulator, states, state, frame)
+            frames, rows = play_history.capture(emulator, states(), state, frame)
         if len(rows) < 2:
             return None
         play = "play-" + name[len("over-"):-len(".state")] + ".npz"
-        # whole states of the last seconds, for Suggest's test of where the game over began
-        whole = [(f, s) for f, s in self.session.rewind.states() if earlier < f and frame - WINDOW <= f
-                 and (frame - f) % STATE_EVERY == 0]
         play_history.save(self.folder / play, frames, rows, whole)
         return play
 
@@ -218,9 +232,6 @@ class DoneMarks:
         return [s for s in found if s is not None]
 
     # ---- episode movies (:class:`EpisodeMovies`) ----
-
-    def episode_movies(self) -> list[Path]:
-        return self.episodes.recorded()
 
     def movies(self) -> list[Path]:
         return self.episodes.movies()
@@ -295,7 +306,7 @@ class DoneMarks:
             over = _not_in(emulator, over, recorded)
             kept = [episode_examples(emulator, [snaps], margin=min(PLAY_MARGIN, len(snaps) - 2))
                     for _, snaps in plays]
-            episodes = _sum([*kept, *([recorded] if recorded else [])])
+            episodes = sum_examples([*kept, *([recorded] if recorded else [])])
             rules = _rules(emulator, alive, over, episodes, data, limit)
             if not rules and plays:  # the kept play disagrees with the marks: the marks win, and it is said
                 plain = [s for m, _ in plays if (s := self._state(m)) is not None]
@@ -355,13 +366,6 @@ def _not_in(emulator: Any, over: list[bytes], recorded: DoneExamples | None) -> 
 
 def _picture_name(state_file: str) -> str:
     return state_file[: -len(".state")] + ".png"
-
-
-def _sum(examples: list[DoneExamples]) -> DoneExamples | None:
-    total = None
-    for part in examples:
-        total = part if total is None else total + part
-    return total
 
 
 def _mark_ok(entry: object) -> bool:
