@@ -30,7 +30,7 @@ from emucore.assist.done_suggestion import DoneRules
 from emucore.errors import EmucoreError
 from studio.model.play.session import Session
 from studio.model.scenario.done_marks import DoneMarks, Mark
-from studio.model.scenario.done_rule import Preview, RuleGroup, group_neighbours, rule_terms
+from studio.model.scenario.done_rule import Preview, group_neighbours, rule_terms
 from studio.model.workspace import Workspace
 from studio.qt.forms import scrolling
 from studio.qt.images import qimage_from_rgb
@@ -75,7 +75,6 @@ class DoneSuggestPanel(QGroupBox):
         self.setFlat(True)
         self._take(workspace)
         self.rules: DoneRules = DoneRules()
-        self.groups: list[RuleGroup] = []
         self.previews: list[Preview] = []
         self.confirming = False  # Accept was pressed once on a rule with warnings: the next press accepts
         self.counts = QLabel()
@@ -164,7 +163,7 @@ class DoneSuggestPanel(QGroupBox):
 
     def _forget_rules(self) -> None:
         """No rule listed: after another game opened, or the marks were cleared."""
-        self.rules, self.groups, self.previews = DoneRules(), [], []
+        self.rules, self.previews = DoneRules(), []
         self._unconfirm()
         self.rule_list.clear()
         self.preview.clear()
@@ -217,10 +216,10 @@ class DoneSuggestPanel(QGroupBox):
         def run() -> str:
             self._forget_rules()
             found = self.marks.suggest(limit=3 * RULES_LISTED)
-            self.groups = group_neighbours(list(found))[:RULES_LISTED]
-            self.rules = DoneRules([g.rule for g in self.groups], found.warnings, found.notes)
+            groups = group_neighbours(list(found))[:RULES_LISTED]
+            self.rules = DoneRules([g.rule for g in groups], found.warnings, found.notes)
             data = self.marks.data_variables()
-            for rank, group in enumerate(self.groups, 1):
+            for rank, group in enumerate(groups, 1):
                 rule = group.rule
                 mark = "\u26a0 " if rule.warnings else ""
                 item = QListWidgetItem(f"{rank}. {mark}" + "  and  ".join(rule_terms(rule, data)) + group.suffix())
