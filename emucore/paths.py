@@ -50,6 +50,11 @@ def user_cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "emucore"
 
 
+def user_config_dir() -> Path:
+    """Per-user configuration (the ROM probe's key): ``$XDG_CONFIG_HOME/emucore``, else ``~/.config/emucore``."""
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "emucore"
+
+
 def studio_data_dir() -> Path:
     """The studio's per-user data folder: ``RETRO_STUDIO_DATA``, else ``$XDG_DATA_HOME/retro-studio``."""
     override = os.environ.get("RETRO_STUDIO_DATA")

@@ -13,7 +13,7 @@ from pathlib import Path
 from emucore.errors import RomError, RomNotFoundError
 from emucore.fileio import atomic_write_bytes, read_regular
 from emucore.libretro import CoreSession, rom_probe
-from emucore.paths import user_cache_dir
+from emucore.paths import user_cache_dir, user_config_dir
 from emucore.systems import System
 
 MAX_ROM_BYTES = 1 << 30
@@ -121,7 +121,8 @@ def check_rom_loads(open_session: Callable[[], CoreSession], path: Path, data: b
     (``emucore.libretro.rom_probe``); ``open_session`` opens it as the emulator will."""
     try:
         cache_dir: Path | None = user_cache_dir() / "rom-probe"
+        key_path: Path | None = user_config_dir() / "rom-probe.key"
     except (OSError, RuntimeError, KeyError):  # no home folder
-        cache_dir = None
+        cache_dir = key_path = None
     rom_probe.check_rom(open_session, path, data, core_name, core_path, options, cache_dir=cache_dir,
-                        write=atomic_write_bytes)
+                        key_path=key_path, write=atomic_write_bytes)

@@ -31,8 +31,9 @@ pytestmark = pytest.mark.skipif(not rom_probe.fork_probe.available(rom_probe.ENV
 
 @pytest.fixture(autouse=True)
 def fresh(monkeypatch, tmp_path):
-    """A cache folder of the test's own and no verdict in memory, before and after."""
+    """Cache and config folders of the test's own and no verdict in memory, before and after."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.delenv(rom_probe.ENV_SWITCH, raising=False)
     rom_probe.forget_verdicts()
     yield
@@ -58,7 +59,8 @@ def run_python(script: str, tmp_path: Path, *args: str) -> dict:
     """``script`` in a new process with the test's cache folder and a temp folder of its own; its JSON line."""
     temp = tmp_path / "temp"
     temp.mkdir(exist_ok=True)
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "TMPDIR": str(temp)}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "TMPDIR": str(temp)}
     env.pop(rom_probe.ENV_SWITCH, None)
     done = subprocess.run(["timeout", "120", sys.executable, "-c", textwrap.dedent(script), *args], cwd=ROOT,
                           env=env, capture_output=True, text=True)
@@ -169,7 +171,8 @@ def test_a_verdict_is_kept_in_memory_and_on_disk(tmp_path):
     Emulator(NES_ROM, core="fceumm").close()
     assert rom_probe.probes_run == before + 1, "the second open forked again"
     (verdict,) = verdict_files(tmp_path)
-    assert verdict.read_bytes() == rom_probe.GOOD
+    key = (tmp_path / "config" / "emucore" / "rom-probe.key").read_bytes()
+    assert rom_probe.probe_seal.unseal(key, verdict.name, verdict.read_bytes()) == rom_probe.GOOD
 
     rom_probe.forget_verdicts()
     Emulator(NES_ROM, core="fceumm").close()
@@ -208,20 +211,24 @@ def test_a_cache_folder_that_cannot_be_written_is_ignored(tmp_path, monkeypatch)
     assert rom_probe.probes_run == before + 1
 
 
-def test_a_probe_past_its_time_is_a_game_load_error_kept_in_memory_only(tmp_path, monkeypatch):
+def test_a_probe_past_its_time_is_a_game_load_error_kept_nowhere(tmp_path, monkeypatch):
     require_core("fceumm")
-    monkeypatch.setattr(rom_probe, "FRAMES", 10**8)
-    monkeypatch.setattr(rom_probe, "TIMEOUT_S", 0.5)
-    with pytest.raises(GameLoadError, match="did not finish") as caught:
-        Emulator(NES_ROM, core="fceumm")
+    with monkeypatch.context() as stalled:  # the machine stalls during this probe
+        stalled.setattr(rom_probe, "FRAMES", 10**8)
+        stalled.setattr(rom_probe, "TIMEOUT_S", 0.5)
+        with pytest.raises(GameLoadError, match="did not finish") as caught:
+            Emulator(NES_ROM, core="fceumm")
     assert caught.value.path == NES_ROM and verdict_files(tmp_path) == []
+    before = rom_probe.probes_run
+    Emulator(NES_ROM, core="fceumm").close()  # recovered: probed again, and good
+    assert rom_probe.probes_run == before + 1 and len(verdict_files(tmp_path)) == 1
 
 
 def _fake_check(tmp_path: Path, open_session) -> None:
     core = find_library("fceumm")[0].path
     rom_probe.check_rom(open_session, tmp_path / "x.nes", b"rom", "fceumm", core, {},
-                        cache_dir=tmp_path / "verdicts", write=lambda path, data: (path.parent.mkdir(exist_ok=True),
-                                                                                   path.write_bytes(data)))
+                        cache_dir=tmp_path / "verdicts", key_path=tmp_path / "probe.key",
+                        write=lambda path, data: (path.parent.mkdir(exist_ok=True), path.write_bytes(data)))
 
 
 def test_a_clean_refusal_in_the_probe_is_left_to_the_emulator(tmp_path):
