@@ -22,9 +22,12 @@ handlers. The fork happens inside a call of the session (its lock held), so no o
 core while it is copied, and the child calls the core's functions directly.
 
 Verdicts are kept for the life of the process by SHA-256 of the state, with the core, the ROM and the
-core options, so a state is probed once; the states ``get_state()`` returns are recorded as good, and
-the last few good state objects are recognised without hashing (``env.reset`` loads the same one every
-time). No probe runs, and the structure checks are all there is: without ``os.fork`` (not Linux), for
+core options, so a state is probed once. Only real verdicts are kept (the state loaded and ran, or the core
+crashed, threw, rejected it or needed too much memory): a probe that ran past ``TIMEOUT_S`` or its CPU
+time says nothing of the state (the machine may have stalled: swap, a suspended VM, a debugger), so it
+refuses this load only and the next load probes again. The states ``get_state()`` returns are recorded
+as good, and the last few good state objects are recognised without hashing (``env.reset`` loads the
+same one every time). No probe runs, and the structure checks are all there is: without ``os.fork`` (not Linux), for
 a core that may start threads of its own (the forked copy would have none of them and could hang), or
 with ``EMUCORE_STATE_PROBE=0`` in the environment.
 """
@@ -103,8 +106,8 @@ class StateProbe:
         key = self._key(state)
         verdict = _verdicts.get(key, _MISSING)
         if verdict is _MISSING:
-            verdict = probe(session, state, self.core_name)
-            if verdict is not _MISSING:
+            verdict, lasting = probe(session, state, self.core_name)
+            if lasting:
                 _remember(key, verdict)
         if verdict is None and type(state) is bytes:  # not a bytearray: it could change after its probe
             self._recent.append(state)
@@ -131,16 +134,17 @@ def forget_verdicts() -> None:
         _verdicts.clear()
 
 
-def probe(session: CoreSession, state: bytes | bytearray | memoryview, core: str) -> str | None:
-    """Loads ``state`` and runs ``FRAMES`` frames in a forked copy of the process; what went wrong, or None.
+def probe(session: CoreSession, state: bytes | bytearray | memoryview, core: str) -> tuple[str | None, bool]:
+    """Loads ``state`` and runs ``FRAMES`` frames in a forked copy of the process: what went wrong (None if
+    nothing did), and whether that is a verdict to keep (not a run past the time or CPU limit).
 
     The fork happens inside the session's call, so no other thread is in the core while it is copied (a
-    second thread gets EmulatorBusyError, as it would from ``set_state``). Returns ``_MISSING`` (no
-    verdict, nothing kept) if no process could be forked."""
+    second thread gets EmulatorBusyError, as it would from ``set_state``). Returns ``(_MISSING, False)``
+    (no verdict, nothing kept) if no process could be forked."""
     return session.call(_fork_and_wait, session, bytes(state), core)
 
 
-def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> str | None:
+def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> tuple[str | None, bool]:
     global probes_run
 
     def work() -> str:
@@ -152,9 +156,10 @@ def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> 
         report, status = fork_probe.run_forked(work, TIMEOUT_S, MEMORY_MARGIN)
     except OSError as exc:
         logger.warning("no probe of a state for the %s core: fork failed (%s); loading it unprobed", core, exc)
-        return _MISSING
+        return _MISSING, False
     probes_run += 1
-    return _verdict(core, report, status)
+    out_of_time = status is None or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU)
+    return _verdict(core, report, status), not out_of_time
 
 
 def _load_and_run(host: Any, state: bytes) -> str:

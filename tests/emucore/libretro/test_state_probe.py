@@ -200,18 +200,34 @@ def test_a_good_state_is_probed_once_and_the_emulators_own_states_never():
         assert state_probe.probes_run == start + 1
 
 
-def test_a_probe_that_runs_too_long_is_killed_and_refuses_the_state(monkeypatch):
+def test_a_probe_that_runs_too_long_refuses_this_load_only(monkeypatch):
     good = read_state_file(NES_STATE)
+    with Emulator(NES_ROM) as emu:
+        if not emu._probe.enabled:
+            pytest.skip(f"the {emu.core.lib} core is not probed")
+        screen = emu.get_screen().copy()
+        with monkeypatch.context() as stalled:  # the machine stalls during this probe
+            stalled.setattr(state_probe, "TIMEOUT_S", 0.0005)
+            with pytest.raises(StateError, match="did not finish loading it .* within 0.0005 s in a probe process"):
+                emu.set_state(good)
+        assert np.array_equal(screen, emu.get_screen())
+        emu.step()
+        start = state_probe.probes_run
+        emu.set_state(good)  # recovered: the timeout was not kept as a verdict
+        assert state_probe.probes_run == start + 1
+        emu.set_state(bytes(bytearray(good)))  # the real verdict is
+        assert state_probe.probes_run == start + 1
+
+
+def test_a_probe_past_its_time_is_killed_and_kept_nowhere(monkeypatch):
     monkeypatch.setattr(state_probe, "FRAMES", 10**8)
     monkeypatch.setattr(state_probe, "TIMEOUT_S", 0.5)
     with Emulator(NES_ROM) as emu:
         if not emu._probe.enabled:
             pytest.skip(f"the {emu.core.lib} core is not probed")
-        screen = emu.get_screen().copy()
-        with pytest.raises(StateError, match="did not finish loading it .* within 0.5 s in a probe process"):
-            emu.set_state(good)
-        assert np.array_equal(screen, emu.get_screen())
-        emu.step()
+        with pytest.raises(StateError, match="within 0.5 s in a probe process"):
+            emu.set_state(read_state_file(NES_STATE))
+        assert not state_probe._verdicts
 
 
 def test_the_probe_can_be_switched_off(monkeypatch):
