@@ -287,12 +287,13 @@ class Emulator:
 
     def set_state(self, state: bytes, *, source: str | os.PathLike[str] | None = None) -> bool:
         """Loads a state from get_state(); StateError if the core rejects it. Returns True."""
+        state = bytes(state)  # one copy, checked and loaded: a buffer may change between the two
         problem = self._state_problem(state)
         if problem is None:
             if self.core_library.reload_on_state_load:
                 self.reset()  # stable-retro resets Stella (reload, then retro_reset) before each state load
             try:
-                ok = self._session.unserialize(bytes(state))
+                ok = self._session.unserialize(state)
             except CoreError as exc:
                 raise StateError(source, f"the {self.core.lib} core failed on it ({exc})") from exc
             if ok:

@@ -115,6 +115,37 @@ def test_genesis_states_with_a_random_body_are_refused_and_the_emulator_goes_on(
     assert seen["same"], "the frames after a good state differ from before the refused ones"
 
 
+def test_the_state_probed_is_the_state_loaded():
+    """A buffer that changes between the probe and the load (here __bytes__) cannot slip a crashing state in."""
+    require_core("genesis_plus_gx")
+    result = run_python(
+        f"""
+        import json, random
+        from emucore import Emulator
+        from emucore.errors import StateError
+        from emucore.integration import read_state_file
+
+        good = read_state_file({str(GENESIS_STATE)!r})
+        rng = random.Random({CRASHING_SEEDS[0]})
+        bad = good[:32] + bytes(rng.getrandbits(8) for _ in range(len(good) - 32))
+
+        class Changing(bytearray):
+            copies = 0
+            def __bytes__(self):
+                Changing.copies += 1
+                return good if Changing.copies == 1 else bad  # the first copy good, any later one bad
+
+        with Emulator({str(GENESIS_ROM)!r}) as emu:
+            emu.step()
+            emu.set_state(Changing(good))
+            for _ in range(60):
+                emu.step()
+            print(json.dumps({{"copies": Changing.copies}}))
+        """
+    )
+    assert last_json(result) == {"copies": 1}
+
+
 def test_load_state_file_and_make_name_the_file(tmp_path):
     require_core("genesis_plus_gx")
     game = tmp_path / "StudioDemo-Genesis"
