@@ -27,6 +27,11 @@ import numpy as np
 
 from emucore.libretro.observations import ObservationPlan
 
+FRAME_SKIP_MAX = 2**31 - 1
+"""The largest ``frame_skip``: the C code holds it in an int (int32)."""
+STEP_LIMIT_MAX = 2**63 - 1
+"""The largest ``max_episode_steps``: the vector env's C slots hold it in an int64."""
+
 
 @dataclass(frozen=True)
 class Preprocessing:
@@ -42,8 +47,9 @@ class Preprocessing:
     def checked(cls, frame_skip: Any, max_pool: Any, obs_size: Any, grayscale: Any, image: bool,
                 sticky_prob: Any = 0.0) -> Preprocessing:
         """ValueError naming the argument for a value outside what it can be."""
-        if not _is_int(frame_skip) or frame_skip < 1:
-            raise ValueError(f"frame_skip must be a whole number of frames, at least 1, not {frame_skip!r}")
+        if not _is_int(frame_skip) or not 1 <= frame_skip <= FRAME_SKIP_MAX:
+            raise ValueError(f"frame_skip must be a whole number of frames from 1 to {FRAME_SKIP_MAX} "
+                             f"(a C int), not {frame_skip!r}")
         if isinstance(sticky_prob, bool) or not isinstance(sticky_prob, (int, float, np.integer, np.floating)) \
                 or not 0 <= sticky_prob <= 1:
             raise ValueError(f"sticky_prob must be a probability between 0 and 1, not {sticky_prob!r}")
@@ -93,8 +99,9 @@ def checked_step_limit(limit: Any) -> int | None:
     """``max_episode_steps`` checked: None, or a whole number of steps, at least 1 (ValueError naming it)."""
     if limit is None:
         return None
-    if not _is_int(limit) or limit < 1:
-        raise ValueError(f"max_episode_steps must be a whole number of steps, at least 1, or None, not {limit!r}")
+    if not _is_int(limit) or not 1 <= limit <= STEP_LIMIT_MAX:
+        raise ValueError(f"max_episode_steps must be a whole number of steps from 1 to {STEP_LIMIT_MAX} "
+                         f"(a 64-bit C integer), or None, not {limit!r}")
     return int(limit)
 
 
