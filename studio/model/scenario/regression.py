@@ -8,6 +8,7 @@ movie is replayed headlessly from its start state by the same evaluator the env 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -23,6 +24,12 @@ from emucore.scenario.loader import GameDataSources, load_game_data
 from studio.model.set_aside import describe
 
 FILE = "regression.json"
+STOP_EVERY = 256
+"""Lines replayed between two looks at a replay's stop event."""
+
+
+class ReplayStopped(Exception):
+    """A replay's stop event was set (the studio closed, another game was opened): no outcome."""
 
 
 @dataclass
@@ -84,11 +91,18 @@ class Replay(NamedTuple):
     done_reasons: list[DoneReason]  # why done was true at that line
 
 
-def replay(folder: Path, movie_path: Path, scenario: dict | None = None) -> Replay:
-    """A movie's total reward, first done line and why, under ``scenario`` (default: the folder's)."""
+def replay(folder: Path, movie_path: Path, scenario: dict | None = None,
+           stop: threading.Event | None = None) -> Replay:
+    """A movie's total reward, first done line and why, under ``scenario`` (default: the folder's).
+
+    Raises:
+        ReplayStopped: ``stop`` was set (looked at every ``STOP_EVERY`` lines).
+    """
     total, done_frame = 0.0, None
     reasons: list[DoneReason] = []
     for line, data in replay_lines(folder, movie_path, GameDataSources.of_folder(folder, scenario=scenario)):
+        if stop is not None and line % STOP_EVERY == 0 and stop.is_set():
+            raise ReplayStopped(movie_path)
         total += data.current_reward()
         if done_frame is None and data.is_done():
             done_frame, reasons = line, data.explain_done()
@@ -142,14 +156,22 @@ class RegressionSuite:
     def detach(self, movie: str) -> None:
         self._save([e for e in self.expectations() if e.movie != movie])
 
-    def check(self, scenario: dict | None = None) -> list[Outcome]:
-        """Replays every movie under ``scenario`` (default: the folder's) against its expectation."""
+    def check(self, scenario: dict | None = None, stop: threading.Event | None = None) -> list[Outcome]:
+        """Replays every movie under ``scenario`` (default: the folder's) against its expectation.
+
+        Raises:
+            ReplayStopped: ``stop`` was set (a check on a worker thread is cancelled).
+        """
         outcomes = []
         for expectation in self.expectations():
             path = self.folder / expectation.movie
             try:
-                total, done, reasons = replay(self.folder, path, scenario)
+                if stop is not None and stop.is_set():
+                    raise ReplayStopped(path)
+                total, done, reasons = replay(self.folder, path, scenario, stop)
                 outcomes.append(Outcome(expectation, total, done, done_reasons=reasons))
+            except ReplayStopped:
+                raise
             except Exception as exc:  # a broken movie or scenario is a result to show, not a crash
                 outcomes.append(Outcome(expectation, float("nan"), None, f"{type(exc).__name__}: {exc}"))
         return outcomes

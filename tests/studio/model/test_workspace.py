@@ -142,9 +142,9 @@ def test_a_recheck_runs_off_the_calling_thread_after_the_edits_pause(demo, monke
     threads, results = [], []
     check = RegressionSuite.check
 
-    def spy(suite, scenario=None):
+    def spy(suite, scenario=None, stop=None):
         threads.append(threading.current_thread().name)
-        return check(suite, scenario)
+        return check(suite, scenario, stop)
 
     recheck = RegressionRecheck(delay=0.7, clock=lambda: now[0])
     recheck.events.checked.connect(results.append)
@@ -161,7 +161,7 @@ def test_a_recheck_runs_off_the_calling_thread_after_the_edits_pause(demo, monke
             threading.Event().wait(0.01)
     finally:
         recheck.close()
-    assert threads == ["studio-regression_0"] and threading.current_thread().name not in threads
+    assert threads == ["studio-regression"] and threading.current_thread().name not in threads
     assert len(results) == 1 and results[0].summary() == "regression: 1 ok" and not recheck.busy
 
 
