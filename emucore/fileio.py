@@ -96,14 +96,16 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
     Raises:
         OSError: The write failed (disk full, read-only, no permission); the message names ``path``,
-            the old file is intact and no temp file is left.
+            the old file is intact, and no temp file nor any folder this write made is left.
     """
     path = Path(path)
+    made: list[Path] = []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        made = make_folders(path.parent)
         sweep_stale_temps(path.parent, f"{TEMP_PREFIX}{path.name}.")
         handle, temp = _locked_temp(path)
     except OSError as error:
+        remove_made_folders(made)
         raise named_write_error(error, path) from error
     try:
         os.fchmod(handle, path.stat().st_mode & 0o777 if path.exists() else 0o644)
@@ -117,9 +119,45 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             os.unlink(temp)
         except FileNotFoundError:
             pass
+        remove_made_folders(made)
         if isinstance(error, OSError):
             raise named_write_error(error, path) from error
         raise
+
+
+def make_folders(folder: Path) -> list[Path]:
+    """Makes ``folder`` and its missing parents (as ``mkdir(parents=True)``); those it made, deepest first.
+
+    Raises:
+        OSError: One could not be made (none made is left).
+    """
+    missing: list[Path] = []
+    while not folder.is_dir() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    made: list[Path] = []
+    try:
+        for each in reversed(missing):
+            try:
+                each.mkdir()
+                made.insert(0, each)
+            except FileExistsError:  # made by another process meanwhile: not ours
+                if not each.is_dir():
+                    raise
+    except OSError:
+        remove_made_folders(made)
+        raise
+    return made
+
+
+def remove_made_folders(made: list[Path]) -> None:
+    """Removes the folders ``make_folders`` made (deepest first), each while it is empty: a failed write
+    leaves no empty folder behind, and never removes one that something else has put a file in since."""
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def atomic_write_text(path: Path, text: str) -> None:
