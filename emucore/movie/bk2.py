@@ -150,13 +150,29 @@ def _read_entry(path: Path, archive: zipfile.ZipFile, name: str, limit: int) -> 
     return data
 
 
-def _read_bk2(path: Path) -> MovieData:
+def open_archive(path: Path) -> zipfile.ZipFile:
+    """The ZIP archive of a ``.bk2``, its directory read.
+
+    Raises:
+        MovieError: the file cannot be read, is not a ZIP archive, or needs a newer ZIP version.
+    """
     try:
-        archive = zipfile.ZipFile(open_regular(path))
-    except zipfile.BadZipFile as exc:
-        raise MovieError(path, f"not a valid ZIP archive ({exc})") from exc
-    except (OSError, ValueError, EOFError) as exc:
-        raise MovieError(path, f"not a valid ZIP archive ({exc})") from exc
+        handle = open_regular(path)
+    except OSError as exc:
+        raise MovieError(path, f"cannot be read: {exc.strerror or exc}") from exc
+    try:
+        return zipfile.ZipFile(handle)
+    except BaseException as exc:
+        handle.close()  # zipfile leaves a file it was given open
+        if isinstance(exc, (zipfile.BadZipFile, OSError, ValueError, EOFError)):
+            raise MovieError(path, f"not a valid ZIP archive ({exc})") from exc
+        if isinstance(exc, NotImplementedError):  # "zip file version 9.9": newer than zipfile reads
+            raise MovieError(path, f"needs a newer ZIP version than this Python reads ({exc})") from exc
+        raise
+
+
+def _read_bk2(path: Path) -> MovieData:
+    archive = open_archive(path)
     with archive:
         try:
             names = archive.namelist()

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import io
 import os
-import zipfile
 from pathlib import Path
 
 from emucore.errors import MovieError
-from emucore.fileio import atomic_write_bytes, open_regular
-from emucore.movie.bk2 import INPUT_LOG, MAX_CORE_BYTES, _find_entry, _read_entry, build_archive
+from emucore.fileio import atomic_write_bytes
+from emucore.movie.bk2 import INPUT_LOG, MAX_CORE_BYTES, _find_entry, _read_entry, build_archive, open_archive
 from emucore.movie.input_log import decode_text
 
 
@@ -44,11 +43,7 @@ def trim_bk2(path: str | os.PathLike[str], frames: int, out: str | os.PathLike[s
     path = Path(path)
     if isinstance(frames, bool) or not isinstance(frames, int) or frames < 2:
         raise MovieError(path, f"a trimmed movie keeps at least 2 frames, not {frames!r}")
-    try:
-        archive = zipfile.ZipFile(open_regular(path))
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise MovieError(path, f"not a .bk2 movie ({exc})") from exc
-    with archive:
+    with open_archive(path) as archive:
         names = archive.namelist()
         log_name = _find_entry(names, INPUT_LOG)
         if log_name is None:

@@ -12,6 +12,7 @@ import pytest
 from emucore.cli.playback import main
 from emucore.env import MoviePlayer
 from emucore.movie import Movie, MovieError, bk2
+from emucore.movie.trim import trim_bk2
 from tests.emucore.movie import entries, record_with_env, write_zip
 
 GEN_LOG = (
@@ -83,6 +84,19 @@ def test_truncated_and_corrupt_archives(tmp_path: Path, good: Path) -> None:
         broken[i] ^= 0x5A
     corrupt.write_bytes(bytes(broken))
     _error(corrupt, "'Input Log.txt' is corrupt")
+
+
+def test_an_archive_of_a_newer_zip_version_is_a_movie_error(tmp_path: Path, good: Path) -> None:
+    data = bytearray(good.read_bytes())
+    central = struct.unpack_from("<I", data, data.rindex(b"PK\x05\x06") + 16)[0]  # the first directory entry
+    assert data[central:central + 4] == b"PK\x01\x02"
+    struct.pack_into("<H", data, central + 6, 99)  # version needed to extract: 9.9, past what zipfile reads
+    newer = tmp_path / "newer.bk2"
+    newer.write_bytes(bytes(data))
+    for read in (Movie, MoviePlayer, lambda path: trim_bk2(path, 5)):
+        with pytest.raises(MovieError, match=r"needs a newer ZIP version .*\(zip file version 9\.9\)") as caught:
+            read(newer)
+        assert caught.value.path == newer and str(newer) in str(caught.value)
 
 
 def test_missing_entries(tmp_path: Path, good: Path) -> None:
