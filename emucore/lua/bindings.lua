@@ -97,12 +97,13 @@ end
 -- the script's function runs under the raw pcall, so an error a C function raises in a tail call
 -- has no position rather than one inside this file
 local function run_file(source, chunkname, limit, seconds)
+  arm(limit, seconds)  -- compiling counts: its CPU time is the load's
   local f, err = compile(source, chunkname)
   if not f then
+    sethook()
     tidy()
     return false, err
   end
-  arm(limit, seconds)
   local ok, e = pcall(f)
   sethook()
   tidy()

@@ -32,6 +32,10 @@ the collection above) is out of memory: nothing runs in it again until it is reb
 PATTERN_COST_LIMIT = 5e7
 """Worst-case steps one string pattern match may take (a few tenths of a second of C time)."""
 
+MOVE_LIMIT = 10_000_000
+"""Table slots one ``table.insert`` or ``table.remove`` may shift (about 0.1 s of C time; a table
+the memory cap allows has at most about a million)."""
+
 PRINT_LIMIT = 10_000
 """Characters of one ``print`` line passed on to the handler; the rest is cut."""
 

@@ -2,7 +2,7 @@
 -- budget (count hook and CPU-time net) and the sandbox the scripts run in. strings.lua and
 -- bindings.lua follow it in the same chunk and use its locals.
 local py_lookup, py_set, py_byte, py_scenario, py_print, grain, pattern_limit, print_limit, max_nesting,
-      thread_clock, memory_soft = ...
+      thread_clock, memory_soft, py_refusal, move_limit = ...
 
 local type, tostring, tonumber, error, select, pairs, ipairs, next =
       type, tostring, tonumber, error, select, pairs, ipairs, next
@@ -120,15 +120,31 @@ end
 -- the sandbox -------------------------------------------------------------------------------
 local env = {}
 
+-- Compiling is one C call the count hook does not see: its superlinear paths are priced first
+-- (emucore.lua.compile_cost, with the time left as its deadline), and the clock is read around it.
+-- A source of at most TIMED_SOURCE bytes compiles in milliseconds whatever it holds (what the price
+-- lets through included): like a short call, it reads no clock. The third result says the chunk was
+-- refused (priced beyond the limit).
+local TIMED_SOURCE = 65536
+
 local function compile(source, chunkname)
+  local timed = #source > TIMED_SOURCE
+  if timed then past_deadline() end  -- starts the clock if this load or call has not yet
+  local refused = py_refusal(source, chunkname, budget.deadline)
+  if refused ~= nil then
+    if refused == "time limit exceeded" then trip(refused) end
+    return nil, refused, true
+  end
+  local f, err
   if is_luajit then
-    return load(source, chunkname, "t", env)  -- text only: no bytecode, even after a '#!' line
-  end
-  if sbyte(source, 1) == 27 then
+    f, err = load(source, chunkname, "t", env)  -- text only: no bytecode, even after a '#!' line
+  elseif sbyte(source, 1) == 27 then
     return nil, "attempt to load a binary chunk"
+  else
+    f, err = loadstring(source, chunkname)
+    if f then setfenv(f, env) end
   end
-  local f, err = loadstring(source, chunkname)
-  if f then setfenv(f, env) end
+  if timed then return check_time(f, err) end
   return f, err
 end
 
@@ -256,12 +272,16 @@ env.loadstring = function(source, chunkname)
   if type(source) ~= "string" then
     error("bad argument #1 to 'loadstring' (string expected, got " .. type(source) .. ")", 2)
   end
-  return compile(source, chunkname or source)
+  local f, err, refused = compile(source, chunkname or source)
+  if refused then error(err, 2) end  -- a sandbox limit, as a pattern too complex: an error, not a nil
+  return f, err
 end
 
 env.load = function(chunk, chunkname)
   if type(chunk) == "string" then
-    return compile(chunk, chunkname or chunk)
+    local f, err, refused = compile(chunk, chunkname or chunk)
+    if refused then error(err, 2) end
+    return f, err
   end
   if type(chunk) ~= "function" then
     error("bad argument #1 to 'load' (function expected, got " .. type(chunk) .. ")", 2)
@@ -273,7 +293,9 @@ env.load = function(chunk, chunkname)
     if type(piece) ~= "string" then return nil, "reader function must return a string" end
     parts[#parts + 1] = piece
   end
-  return compile(concat(parts), chunkname or "=(load)")
+  local f, err, refused = compile(concat(parts), chunkname or "=(load)")
+  if refused then error(err, 2) end
+  return f, err
 end
 
 local gc_options = { collect = true, count = true, step = true }

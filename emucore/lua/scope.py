@@ -7,12 +7,14 @@ import logging
 import time
 from collections.abc import Callable
 
+from emucore.lua.compile_cost import chunk_label, refusal
 from emucore.lua.runtime import (
     BOOTSTRAP,
     ENTRY_ROOM,
     HOOK_GRAIN,
     MAX_CALLBACK_NESTING,
     MEMORY_HEADROOM,
+    MOVE_LIMIT,
     PATTERN_COST_LIMIT,
     PRINT_LIMIT,
     Limits,
@@ -66,6 +68,8 @@ class Scope:
             MAX_CALLBACK_NESTING,
             time.thread_time,
             base + limits.memory - MEMORY_HEADROOM,
+            self._refusal,
+            MOVE_LIMIT,
             name=b"=emucore.lua",
         )
         self._runtime.set_max_memory(limits.memory)
@@ -116,6 +120,13 @@ class Scope:
         except Exception as exc:
             return False, f"reading scenario.frame: {describe(exc)}".encode()
         return True, float(frame // 4 if key == b"timestep" else frame)
+
+    @staticmethod
+    def _refusal(source: bytes, chunkname: bytes, deadline: float | None) -> bytes | None:
+        try:
+            return refusal(source, chunkname, deadline)
+        except Exception as exc:
+            return f"{chunk_label(chunkname)}: could not be priced for compiling ({describe(exc)})".encode()
 
     def _emit(self, text: bytes) -> None:
         try:
@@ -171,8 +182,11 @@ class Scope:
                             f" (limit: {self._limits.memory} bytes per script scope)", action="load")
         try:
             ok, message = self._run_file(encoded, chunkname, self._limits.instructions, self._limits.seconds)
-        except Exception as exc:
-            return LuaError(explain(error_message(exc), self._limits), action="load")
+        except Exception as exc:  # the budget tripped (while compiling, or after the script returned)
+            message = explain(error_message(exc), self._limits)
+            if not message.startswith(file_name):
+                message = f"{file_name}: {message}"
+            return LuaError(message, action="load")
         finally:
             self._stop_hook()
         if not ok:

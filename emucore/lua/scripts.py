@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from emucore.lua.compile_cost import refusal
 from emucore.lua.runtime import (
     DEFAULT_INSTRUCTION_LIMIT,
     DEFAULT_MEMORY_LIMIT,
@@ -199,6 +200,9 @@ class LuaScripts:
         # a file's undecodable bytes reach here as surrogates (the folder keeps them): pass them on as bytes
         encoded = source.encode("utf-8", "surrogateescape")
         chunkname = ("@" + name).encode("utf-8", "surrogateescape")
+        refused = refusal(encoded, chunkname)  # compiling can cost more than the source's length says
+        if refused is not None:
+            return LuaError(decoded(refused), action="load")
         try:
             # room for the arguments, which lupa pushes outside any protected call
             runtime = new_runtime(DEFAULT_MEMORY_LIMIT + len(encoded) + len(chunkname) + ENTRY_ROOM)
