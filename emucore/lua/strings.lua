@@ -1,7 +1,24 @@
--- The trusted Lua side, part 2 (after sandbox.lua, in the same chunk, using its locals): the string
--- library and table.sort, bounded. Their C code runs unseen by the count hook and the CPU-time net is
--- only checked after it returns, so a call that could run long is priced before it starts and
--- refused when its worst case exceeds pattern_limit (steps of a few nanoseconds each).
+-- The trusted Lua side, part 2 (after sandbox.lua, in the same chunk, using its locals): the library
+-- calls whose work their arguments set, bounded. Their C code runs unseen by the count hook and the
+-- CPU-time net is only checked after it returns, so a call that could run long is priced before it
+-- starts and refused when its worst case exceeds its limit.
+--
+-- What LuaJIT 2.1's libraries in the sandbox cost per call (what calls back into Lua is counted):
+--   priced here: string.find/match/gmatch/gsub (the matcher's worst case, pattern_limit steps);
+--     gsub's replacement string (each %-escape is a loop per match, even when it adds nothing);
+--     table.insert(t, pos, v) and table.remove(t, pos) (the slots they shift, move_limit; a
+--     position beyond 32 bits, or NaN, becomes -2^31 in C: refused); table.sort (each comparison
+--     runs in Lua, counted); load/loadstring (the compiler, emucore.lua.compile_cost).
+--   bounded by LuaJIT: unpack and string.byte (at most 8,000 results: "too many results to
+--     unpack", "string slice too long"), string.format (widths and precisions of two digits at
+--     most), select and string.char (the stack's arguments), error (the stack's depth).
+--   bounded by the memory cap (allocated before the loop, or each step grows what it allocates):
+--     string.rep, string.sub/upper/lower/reverse, string.format's output, table.concat (every index
+--     it visits must hold a string or a number), tostring, tonumber, .. (concatenation).
+--   bounded by the table's size: table.maxn, table.getn and # (LuaJIT's length search), next, pairs,
+--     ipairs, table.foreach/foreachi and table.remove (Lua functions in LuaJIT, counted).
+--   constant: math.*, coroutine.*, rawget/rawset/rawequal, type, getmetatable/setmetatable, gcinfo.
+--   collectgarbage is checked against the clock when it returns (a full collection of the capped heap).
 local floor = math.floor
 local SPECIALS = "[%^%$%*%+%?%.%(%[%%%-]"  -- what makes find use the matcher (else a plain search)
 
@@ -111,6 +128,18 @@ string.gmatch = function(s, p)
 end
 string.gsub = function(s, p, repl, n)
   guard(s, p)
+  local subject, replacement = text(s), text(repl)
+  if subject and replacement and sfind(replacement, "%", 1, true) then
+    -- each match walks the replacement; an escape of an empty capture adds nothing, so no memory
+    -- cap bounds how often it runs: (matches) x (escapes)
+    local matches = #subject + 1
+    if type(n) == "number" and n >= 0 and n < matches then matches = n end
+    local escapes = select(2, sgsub(replacement, "%%", ""))
+    if matches * escapes > pattern_limit then
+      error("replacement too costly for the sandbox (" .. escapes .. " escapes for up to " .. matches
+            .. " matches; limit: " .. pattern_limit .. " steps)", 2)
+    end
+  end
   return gsub(s, p, repl, n)
 end
 env.string = string
@@ -123,4 +152,29 @@ local function less(a, b) return a < b end
 env.table.sort = function(t, comp)
   if comp == nil then comp = less end
   return sort(t, comp)
+end
+
+-- table.insert(t, pos, v) shifts t[pos .. #t] up one slot, table.remove(t, pos) down one slot, in a
+-- loop the count hook may not see; C converts pos to a 32-bit integer (NaN and what lies beyond 32
+-- bits become -2^31: a loop of 2^31 steps). Priced by the slots they would shift.
+local function check_move(name, t, pos, extra)
+  local n = tonumber(pos)
+  if type(t) ~= "table" or n == nil then return end  -- the library reports the bad argument
+  if not (n > -2^31 and n < 2^31) then
+    error(name .. ": position " .. tostring(n) .. " is beyond a 32-bit integer", 3)
+  end
+  local moves = #t + extra - n
+  if moves > move_limit then
+    error(name .. ": position " .. tostring(n) .. " would shift " .. moves .. " slots (limit: " .. move_limit
+          .. " per call)", 3)
+  end
+end
+local insert, remove = env.table.insert, env.table.remove
+env.table.insert = function(t, ...)
+  if select("#", ...) == 2 then check_move("table.insert", t, (...), 2) end
+  return insert(t, ...)
+end
+env.table.remove = function(t, ...)
+  if select("#", ...) >= 1 then check_move("table.remove", t, (...), 1) end
+  return remove(t, ...)
 end
