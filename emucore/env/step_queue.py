@@ -24,8 +24,10 @@ class StepQueue(Generic[Task]):
     finished, where ``result`` is what ``run`` returned or the exception it raised.
     """
 
-    def __init__(self, run: Callable[[Task], Any], threads: int, name: str = "emucore-env"):
+    def __init__(self, run: Callable[[Task], Any], threads: int, name: str = "emucore-env",
+                 closed_error: Callable[[], BaseException] = lambda: RuntimeError("the step queue is closed")):
         self._run = run
+        self._closed_error = closed_error
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)  # a task was put or finished, or the queue closes
         self._queued: collections.deque[Task] = collections.deque()
@@ -40,20 +42,25 @@ class StepQueue(Generic[Task]):
     def put(self, tasks: list[Task]) -> None:
         with self._lock:
             if self._closed:
-                raise RuntimeError("the step queue is closed")
+                raise self._closed_error()
             self._queued.extend(tasks)
             self._changed.notify_all()
 
     def take(self, count: int) -> list[tuple[Task, Any]]:
-        """Waits for ``count`` finished tasks (ValueError if fewer are pending) and returns them."""
+        """Waits for ``count`` finished tasks (ValueError if fewer are pending) and returns them; the closed error
+        once the queue is closed (by another thread: its tasks will not finish)."""
         with self._lock:
-            pending = len(self._queued) + self._running + len(self._finished)
+            if self._closed:
+                raise self._closed_error()
+            pending = self.pending()
             if count > pending:
                 raise ValueError(f"{count} results asked for, but only {pending} envs are stepping")
         while True:
             with self._lock:
                 if len(self._finished) >= count:
                     return [self._finished.popleft() for _ in range(count)]
+                if self._closed:
+                    raise self._closed_error()
                 if not self._queued:
                     self._changed.wait()
                     continue
@@ -65,6 +72,10 @@ class StepQueue(Generic[Task]):
         """Puts ``tasks`` and takes them all once finished (no other task may be pending)."""
         self.put(tasks)
         return self.take(len(tasks))
+
+    def pending(self) -> int:
+        """Tasks put and not yet taken (call with the lock held, or for a count that may be stale)."""
+        return len(self._queued) + self._running + len(self._finished)
 
     def finished(self) -> int:
         """How many finished tasks ``take`` would return without waiting."""

@@ -16,12 +16,21 @@ the reset observation, the last one and its info in ``infos["final_obs"]`` and `
 Besides Gymnasium's ``step`` (also split as AsyncVectorEnv's ``step_async``/``step_wait``), EnvPool's
 asynchronous form: ``async_reset()``, then ``recv()`` the first ``batch_size`` envs to finish and ``send()``
 their next actions, so no env waits for the slowest.
+
+Threads: one thread at a time steps a vector env (another gets EmulatorBusyError); any thread may read ``envs``
+or call ``close()``, which waits for the envs stepping and makes the stepping thread's call raise
+EmulatorClosedError. An interrupt (Ctrl-C) during a step leaves the envs consistent: ``step_wait()`` or
+``recv()`` again goes on receiving, and ``step()``, ``reset()`` or ``async_reset()`` first receive and drop
+what the interrupted step left in flight.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -30,7 +39,10 @@ from gymnasium.vector.utils import batch_space
 
 from emucore.env.make import make
 from emucore.env.step_queue import StepQueue, weak_method
+from emucore.env.vector_infos import check_batch, merge_infos
 from emucore.env.vector_native import BatchStepper
+from emucore.errors import EmulatorBusyError
+from emucore.libretro.native_batch import closed_error
 
 
 class RetroVectorEnv(VectorEnv):
@@ -80,12 +92,17 @@ class RetroVectorEnv(VectorEnv):
         self.batch_size = batch_size or num_envs
         self._threads = max(1, min(num_threads or os.cpu_count() or 1, num_envs))
         self._queue: StepQueue[tuple[int, Any, Any]] | None = None  # made by the first step, reset or send
-        self._in_flight = np.zeros(num_envs, dtype=np.bool_)
-        self._native_flight = np.zeros(num_envs, dtype=np.bool_)  # of those, stepped by C
+        self._python_flight = np.zeros(num_envs, dtype=np.bool_)  # stepping on the Python threads
         self._received = np.arange(self.batch_size)
         self._all = np.arange(num_envs, dtype=np.int32)
         same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
         self._native = BatchStepper(weakref.proxy(self), self._threads, same_step) if native else None
+        # stepping in C: the stepper's flags, changed under its lock
+        self._native_flight = self._native.flying if self._native is not None else np.zeros(num_envs, np.bool_)
+        self._stepping = threading.RLock()  # one thread at a time steps (step() holds it across step_async/wait)
+        self._waiting = False  # a step or reset started and not yet returned (after an interrupt: to settle)
+        self._sync_native = False  # the step in progress is C's
+        self._interrupted = False  # the step or reset in progress raised (an interrupt): the next one settles it
         self._closed = False
 
     @property
@@ -93,8 +110,7 @@ class RetroVectorEnv(VectorEnv):
         """The envs, one per index, each as stepping it alone would have left it (those C steps are handed back
         to Python first, except any stepping now)."""
         if self._native is not None:
-            for index in np.flatnonzero(~self._native_flight):
-                self._native.give_back(int(index))
+            self._native.give_back_idle()
         return self._envs
 
     @property
@@ -112,13 +128,8 @@ class RetroVectorEnv(VectorEnv):
         """Waits for every env's task and returns the infos in env order; a failing env raises once every
         env has run, so no env is left stepping."""
         assert self._queue is not None  # made by _start
-        try:
-            done = self._queue.take(self.num_envs)
-        except BaseException:  # interrupted while waiting: let the envs finish before raising
-            done = self._queue.take(self.num_envs)
-            self._in_flight[:] = False
-            raise
-        self._in_flight[:] = False
+        done = self._queue.take(self.num_envs)  # interrupted: _turn lets the envs finish before raising
+        self._python_flight[:] = False
         infos: list[dict] = [{}] * self.num_envs
         for (index, _, _), result in done:
             if isinstance(result, BaseException):
@@ -127,22 +138,7 @@ class RetroVectorEnv(VectorEnv):
         return infos
 
     def _merge(self, infos: list[dict]) -> dict:
-        """Gymnasium's batched info: an array per key plus a ``_key`` mask of who has it (a row per info)."""
-        keys = infos[0].keys()
-        if all(info.keys() == keys for info in infos) and all(
-            type(value) is int for info in infos for value in info.values()
-        ):  # the usual case, built in one go
-            merged: dict = {}
-            present = np.ones(len(infos), dtype=np.bool_)
-            for key in keys:
-                merged[key] = np.array([info[key] for info in infos])
-                merged[f"_{key}"] = present.copy()
-            return merged
-        merged = {}
-        for index, info in enumerate(infos):
-            if info:
-                merged = self._add_info(merged, info, index)  # arrays of num_envs rows
-        return merged if len(infos) == self.num_envs else _rows(merged, np.arange(len(infos)))
+        return merge_infos(infos, self.num_envs, self._add_info)
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | list[dict | None] | None = None):
         obs, infos = self.reset_each(seed=seed, options=options)
@@ -153,40 +149,53 @@ class RetroVectorEnv(VectorEnv):
         """``reset()`` with each env's own info, a list in env order, instead of Gymnasium's batched dict
         (for adapters whose infos are a list, such as emucore.sb3). ``seed`` and ``options`` may be lists,
         one per env."""
-        self._check_no_async_steps("reset")
-        seeds = self._seeds(seed)
-        each = options if isinstance(options, list) else [options] * self.num_envs
-        infos = self._parallel([(index, "reset", (seeds[index], each[index])) for index in range(self.num_envs)])
-        return (self._observations.copy() if self.copy else self._observations), infos
+        with self._turn("reset"):
+            seeds = self._seeds(seed)
+            each = options if isinstance(options, list) else [options] * self.num_envs
+            self._waiting = True
+            infos = self._parallel([(index, "reset", (seeds[index], each[index])) for index in range(self.num_envs)])
+            self._waiting = False
+            return (self._observations.copy() if self.copy else self._observations), infos
 
     def step(self, actions):
-        self.step_async(actions)
-        return self.step_wait()
+        with self._turn(None):
+            self.step_async(actions)
+            return self.step_wait()
 
     def step_async(self, actions) -> None:
         """Starts stepping every env with its row of ``actions``; ``step_wait()`` returns the results."""
-        self._check_no_async_steps("step")
-        _check_batch(actions, self.num_envs, "step()")
-        if not self._send_native(self._all, actions):
-            self._start([(index, "step", actions[index]) for index in range(self.num_envs)])
+        with self._turn("step"):
+            check_batch(actions, self.num_envs, "step()")
+            self._waiting = True  # until step_wait() returns: an interrupt leaves it set
+            self._sync_native = self._send_native(self._all, actions)
+            if not self._sync_native:
+                self._start([(index, "step", actions[index]) for index in range(self.num_envs)])
 
     def step_wait(self):
         """The results of the step ``step_async()`` started, as ``step()`` returns them."""
-        if self._native_flight.all() and self._native is not None:
-            _, python = self._recv_native(self.num_envs)
-            return self._results(self._native.batched_info(self._all, python, self._merge))
-        obs, rewards, terminations, truncations, infos = self.step_wait_each()
-        return obs, rewards, terminations, truncations, self._merge(infos)
+        with self._turn(None):
+            if self._sync_native and self._waiting:
+                assert self._native is not None  # _sync_native: it sent
+                _, python = self._native.receive(self.num_envs)
+                self._waiting = False
+                return self._results(self._native.batched_info(self._all, python, self._merge))
+            obs, rewards, terminations, truncations, infos = self.step_wait_each()
+            return obs, rewards, terminations, truncations, self._merge(infos)
 
     def step_wait_each(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[dict]]:
         """``step_wait()`` with each env's own info, a list in env order, instead of Gymnasium's batched dict;
         under SAME_STEP an env reset in this step has ``final_obs`` and ``final_info`` in its info."""
-        if not self._in_flight.all():
-            raise RuntimeError("step_wait() without step_async(): no step is in progress")
-        if self._native_flight.all() and self._native is not None:
-            _, python = self._recv_native(self.num_envs)
-            return self._results(self._native.infos(self._all, python))
-        return self._results(self._collect())
+        with self._turn(None):
+            if not self._waiting:
+                raise RuntimeError("step_wait() without step_async(): no step is in progress")
+            if self._sync_native:
+                assert self._native is not None  # _sync_native: it sent
+                _, python = self._native.receive(self.num_envs)
+                infos: Any = self._native.infos(self._all, python)
+            else:
+                infos = self._collect()
+            self._waiting = False
+            return self._results(infos)
 
     def _results(self, infos: Any) -> Any:
         return (
@@ -201,92 +210,135 @@ class RetroVectorEnv(VectorEnv):
 
     def async_reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None) -> None:
         """Starts resetting every env; ``recv()`` returns their first observations, ``batch_size`` at a time."""
-        self._check_no_async_steps("async_reset")
-        seeds = self._seeds(seed)
-        self._start([(index, "reset", (seeds[index], options)) for index in range(self.num_envs)])
+        with self._turn("async_reset"):
+            seeds = self._seeds(seed)
+            self._waiting = True  # while starting: an interrupt leaves the next reset to settle
+            self._start([(index, "reset", (seeds[index], options)) for index in range(self.num_envs)])
+            self._waiting = False
 
     def send(self, actions, env_id=None) -> None:
         """Starts stepping the envs ``env_id`` (default: those the last ``recv()`` returned) with ``actions``,
         one row each. An env whose episode ended at its last step is reset instead (autoreset, next step)."""
-        ids = self._received if env_id is None else np.asarray(env_id).reshape(-1)
-        valid = ids.dtype.kind in "iu" and not ((ids < 0) | (ids >= self.num_envs)).any()
-        if not valid or len(set(ids.tolist())) < len(ids):
-            raise ValueError(f"env_id must be distinct env indices in [0, {self.num_envs}), got {ids.tolist()}")
-        _check_batch(actions, len(ids), "send()")
-        busy = ids[self._in_flight[ids]]
-        if len(busy):
-            raise ValueError(f"envs {busy.tolist()} are still stepping: recv() their results before sending again")
-        if not self._send_native(ids.astype(np.int32), actions):
-            self._start([(int(index), "step", action) for index, action in zip(ids, actions)])
+        with self._turn(None):
+            if self._interrupted:
+                self._settle()
+            ids = self._received if env_id is None else np.asarray(env_id).reshape(-1)
+            valid = ids.dtype.kind in "iu" and not ((ids < 0) | (ids >= self.num_envs)).any()
+            if not valid or len(set(ids.tolist())) < len(ids):
+                raise ValueError(f"env_id must be distinct env indices in [0, {self.num_envs}), got {ids.tolist()}")
+            check_batch(actions, len(ids), "send()")
+            busy = ids[self._python_flight[ids] | self._native_flight[ids]]
+            if len(busy):
+                raise ValueError(f"envs {busy.tolist()} are still stepping: recv() their results before sending again")
+            self._waiting = True
+            if not self._send_native(ids.astype(np.int32), actions):
+                self._start([(int(index), "step", action) for index, action in zip(ids, actions)])
+            self._waiting = False
 
     def recv(self):
         """The next ``batch_size`` envs to finish: (observations, rewards, terminations, truncations, infos),
         rows in the order they finished; ``infos["env_id"]`` says which env each row is."""
-        if not self._in_flight.any():
-            raise RuntimeError("recv() before send() or async_reset(): no env is stepping")
-        count = self.batch_size
-        python_flight = int(self._in_flight.sum() - self._native_flight.sum())
-        # envs the Python threads have finished come first
-        ready = self._queue.finished() if python_flight and self._queue is not None else 0
-        native = min(count - min(ready, count), int(self._native_flight.sum()))
-        python_ids, python_infos = [], []
-        if count > native:  # resets, and envs C cannot step
-            assert self._queue is not None  # made by _start
-            done = self._queue.take(count - native)
-            python_ids = [index for (index, _, _), _ in done]
-            self._in_flight[python_ids] = False
-            for _, result in done:
-                if isinstance(result, BaseException):
-                    raise result
-            python_infos = [result for _, result in done]
-        ids = np.array(python_ids, dtype=np.int64)
-        if native:
-            assert self._native is not None
-            native_ids, finished = self._recv_native(native)
-            ids = np.concatenate([ids, native_ids])
-            batch = self._merge(python_infos + self._native.infos(native_ids, finished)) if python_infos \
-                else self._native.batched_info(native_ids, finished, self._merge)
-        else:
-            batch = self._merge(python_infos)
-        self._received = ids
-        batch["env_id"] = ids
-        return self._observations[ids], self._rewards[ids], self._terminations[ids], self._truncations[ids], batch
+        with self._turn(None):
+            python_flight, native_flight = int(self._python_flight.sum()), int(self._native_flight.sum())
+            receiving = self._native is not None and self._native.receiving
+            if not (python_flight or native_flight or receiving):
+                raise RuntimeError("recv() before send() or async_reset(): no env is stepping")
+            count = self.batch_size
+            # envs the Python threads have finished come first
+            ready = self._queue.finished() if python_flight and self._queue is not None else 0
+            native = min(count - min(ready, count), native_flight) or int(receiving)
+            python_ids, python_infos = [], []
+            if count > native and python_flight:  # resets, and envs C cannot step
+                assert self._queue is not None  # made by _start
+                done = self._queue.take(min(count - native, python_flight))
+                python_ids = [index for (index, _, _), _ in done]
+                self._python_flight[python_ids] = False
+                for _, result in done:
+                    if isinstance(result, BaseException):
+                        raise result
+                python_infos = [result for _, result in done]
+            ids = np.array(python_ids, dtype=np.int64)
+            if native:
+                assert self._native is not None
+                native_ids, finished = self._native.receive(native)
+                ids = np.concatenate([ids, native_ids])
+                batch = self._merge(python_infos + self._native.infos(native_ids, finished)) if python_infos \
+                    else self._native.batched_info(native_ids, finished, self._merge)
+            else:
+                batch = self._merge(python_infos)
+            self._received = ids
+            batch["env_id"] = ids
+            return self._observations[ids], self._rewards[ids], self._terminations[ids], self._truncations[ids], batch
+
+    # ---- threads and interrupts ----
+
+    @contextlib.contextmanager
+    def _turn(self, starts: str | None) -> Iterator[None]:
+        """A call of the stepping thread: refused while another thread steps, or once closed; ``starts`` (the
+        method's name) starts a step or reset: it settles an interrupted one first, and refuses to run while a
+        step or envs sent asynchronously are in progress."""
+        if not self._stepping.acquire(blocking=False):
+            raise EmulatorBusyError("the vector env is being stepped on another thread: one thread at a time steps "
+                                    "a vector env")
+        try:
+            self._check_turn(starts)
+            try:
+                yield
+            except BaseException as error:  # the step or reset in progress did not return
+                if self._waiting and not self._closed:
+                    self._interrupted = True
+                    if isinstance(error, KeyboardInterrupt):
+                        self._settle()  # the envs finish the step before the interrupt is raised (a second: later)
+                raise
+        finally:
+            self._stepping.release()
+
+    def _check_turn(self, starts: str | None) -> None:
+        if self._closed:
+            raise closed_error()
+        if starts is None:
+            return
+        if self._interrupted:
+            self._settle()
+        if self._waiting:
+            raise RuntimeError(f"{starts}() while the envs are stepping (step_async() started a step): "
+                               "step_wait() first")
+        if self._python_flight.any() or self._native_flight.any():
+            flying = np.flatnonzero(self._python_flight | self._native_flight).tolist()
+            raise RuntimeError(f"{starts}() while envs {flying} are stepping asynchronously: recv() their results "
+                               "first")
+
+    def _settle(self) -> None:
+        """Receives and drops what an interrupted step or reset left in flight."""
+        if self._native is not None:
+            self._native.settle()
+        if self._queue is not None and self._queue.pending():
+            self._queue.take(self._queue.pending())
+        self._python_flight[:] = False
+        self._waiting = self._interrupted = False
 
     def _send_native(self, ids: np.ndarray, actions: Any) -> bool:
         """Starts the envs ``ids`` in C; False, with nothing started, where Python steps them."""
-        if self._closed:
-            raise RuntimeError("the vector env is closed")
         native = self._native
-        if native is None or not native.lend(ids):
+        if native is None:
             return False
-        if not native.send(ids, actions):
-            for index in ids.tolist():
-                native.give_back(index)
-            return False
-        flying = slice(None) if ids is self._all else ids
-        self._in_flight[flying] = self._native_flight[flying] = True
-        return True
-
-    def _recv_native(self, count: int) -> tuple[np.ndarray, dict[int, dict]]:
-        """``count`` envs from C: their ids, and the infos of those Python finished (see BatchStepper.receive)."""
-        assert self._native is not None
-        ids, infos, error = self._native.receive(count)
-        landed = slice(None) if len(ids) == self.num_envs else ids
-        self._in_flight[landed] = self._native_flight[landed] = False
-        if error is not None:
-            raise error
-        return ids, infos
+        with native.guard():
+            if not native.lend(ids):
+                return False
+            if native.send(ids, actions):
+                return True
+        for index in ids.tolist():
+            native.give_back(index)
+        return False
 
     def _start(self, tasks: list[tuple[int, str, Any]]) -> None:
-        if self._closed:
-            raise RuntimeError("the vector env is closed")
         if self._queue is None:
-            self._queue = StepQueue(weak_method(self._run_task), self._threads)
+            self._queue = StepQueue(weak_method(self._run_task), self._threads, closed_error=closed_error)
             weakref.finalize(self, self._queue.close)  # a vector env dropped without close() stops its threads
         if self._native is not None:  # stepped in Python: handed back from C
             for index, _, _ in tasks:
                 self._native.give_back(index)
-        self._in_flight[[index for index, _, _ in tasks]] = True
+        self._python_flight[[index for index, _, _ in tasks]] = True
         self._queue.put(tasks)
 
     def _run_task(self, task: tuple[int, str, Any]) -> dict:
@@ -294,11 +346,6 @@ class RetroVectorEnv(VectorEnv):
         if kind == "reset":
             return self._reset_env(index, *argument)
         return self._step_env(index, argument)
-
-    def _check_no_async_steps(self, method: str) -> None:
-        if self._in_flight.any():
-            raise RuntimeError(f"{method}() while envs {np.flatnonzero(self._in_flight).tolist()} are stepping "
-                               "asynchronously: recv() their results first")
 
     # ---- one env ----
 
@@ -341,25 +388,10 @@ class RetroVectorEnv(VectorEnv):
         if getattr(self, "_closed", True):  # True also when __init__ refused its arguments (Gymnasium 1.2 closes it)
             return
         self._closed = True
+        if self._native is not None:  # first: it waits for the envs stepping in C
+            self._native.close()
         if self._queue is not None:
             self._queue.close()
-        if self._native is not None:
-            self._native.close()
         for env in self._envs:
             env.close()
 
-
-def _rows(merged: dict, ids: np.ndarray) -> dict:
-    """A merged info dict's rows ``ids`` (in that order), nested dicts too."""
-    return {key: _rows(value, ids) if isinstance(value, dict) else value[ids] for key, value in merged.items()}
-
-
-def _check_batch(actions: Any, count: int, method: str) -> None:
-    """A ValueError unless ``actions`` holds one row per env (a wrong length would fail deep in a worker)."""
-    try:
-        rows = len(actions)
-    except TypeError:
-        raise ValueError(f"{method} takes a batch of actions, one row per env ({count}), "
-                         f"not {type(actions).__name__}") from None
-    if rows != count:
-        raise ValueError(f"{method} got {rows} action rows for {count} envs: the batch needs one row per env")

@@ -5,12 +5,20 @@ sends them to the native pool and receives them; what C left to Python for an en
 space, frames that moved memory, a reset C cannot do, a core that threw) is finished here on the env's
 Python path, so the results are the single env's. Infos come from one array of every env's variables:
 no Python object is made per env unless an env needed Python.
+
+Threads and interrupts. Lending, giving back and the in-flight flags change under one lock, so another thread
+may read ``RetroVectorEnv.envs`` (which gives back the envs not in flight) while a step runs; the C pool holds
+each env's busy flag while it steps it. A receive is resumable: what it received before a KeyboardInterrupt is
+kept, and the next ``receive`` (or ``settle``) goes on from there; the C side is the truth about which envs are
+in flight, so ids lost between C and Python (an interrupt between two lines) are found again.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -18,8 +26,20 @@ import numpy as np
 from emucore.env import batch_slots
 from emucore.env.batch_slots import ActionTables, Lent
 from emucore.env.step_queue import StepQueue, weak_method
+from emucore.errors import EmulatorClosedError
 from emucore.libretro import native_batch
 from emucore.libretro.native_batch import NativeBatch
+
+NOT_SENT = -1  # a status C never writes: set before a send, so an env whose send never reached C is told apart
+
+
+@dataclass
+class Receiving:
+    """A receive in progress: what it has so far (kept across an interrupt)."""
+
+    left: int
+    parts: list[np.ndarray] = field(default_factory=list)
+    tasks: list[tuple[int, int, Lent | None]] = field(default_factory=list)
 
 
 class BatchStepper:
@@ -41,11 +61,15 @@ class BatchStepper:
         self._keys: list[tuple[str, str]] = []  # and their keys in the batched info: the name and its mask's
         self._positions = np.zeros(0, dtype=np.intp)  # and their indices in a row of the variables' array
         self._sticky = False  # an env draws for sticky frames: its draws are refilled
+        self._guard = threading.Lock()  # lending, giving back and the flags below, from any thread
+        self.flying = np.zeros(count, dtype=np.bool_)  # sent to C, not yet received here
+        self._receiving: Receiving | None = None
 
     # ---- lending ----
 
     def lend(self, ids: np.ndarray) -> bool:
-        """Lends the envs ``ids`` (none stepping) to C; False, with those handed back, if one's step needs Python."""
+        """Lends the envs ``ids`` (none stepping) to C; False, with those handed back, if one's step needs Python.
+        The caller holds ``guard()`` (so that no other thread gives them back before they are sent)."""
         if self._lent_count == len(self._lent):
             return True
         envs, autoreset = self._vector._envs, self._vector._autoreset
@@ -56,7 +80,7 @@ class BatchStepper:
                                         self._same_step)
                 if lent is None:
                     for other in ids.tolist():
-                        self.give_back(other)
+                        self._give_back(other)
                     return False
                 self._lent[index] = lent
                 self._lent_count += 1
@@ -81,7 +105,27 @@ class BatchStepper:
                                   vector._truncations, self._action_columns, num_values, self._threads)
         return self._batch
 
+    @property
+    def receiving(self) -> bool:
+        """A receive was interrupted: the next ``receive`` goes on with it."""
+        return self._receiving is not None
+
+    def guard(self) -> threading.Lock:
+        """The lock under which envs are lent, given back and marked in flight."""
+        return self._guard
+
     def give_back(self, index: int) -> None:
+        """Hands env ``index`` back to Python (it must not be in flight)."""
+        with self._guard:
+            self._give_back(index)
+
+    def give_back_idle(self) -> None:
+        """Hands back every env not in flight, from any thread (RetroVectorEnv.envs)."""
+        with self._guard:
+            for index in np.flatnonzero(~self.flying).tolist():
+                self._give_back(index)
+
+    def _give_back(self, index: int) -> None:
         lent = self._lent[index]
         if lent is None:
             return
@@ -94,13 +138,17 @@ class BatchStepper:
 
     def send(self, ids: np.ndarray, actions: Any) -> bool:
         """Starts stepping the envs ``ids`` (all lent) with ``actions``, a row each; False, with nothing
-        started, where the batch is not whole numbers of the space's shape (Python then steps and checks it)."""
+        started, where the batch is not whole numbers of the space's shape (Python then steps and checks it).
+        The caller holds ``guard()``."""
         batch = self._batch
         assert batch is not None  # made by lend
         array = np.asarray(actions)
         if array.dtype.kind not in "biu" or array.size != len(ids) * self._action_columns or len(array) != len(ids):
             return False
-        if len(ids) == batch.num_envs:
+        if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+            return False  # would wrap in the int64 rows: Python's path names the value
+        whole = len(ids) == batch.num_envs
+        if whole:
             batch.actions[...] = array.reshape(len(ids), -1)
         else:
             batch.actions[ids] = array.reshape(len(ids), -1)
@@ -110,34 +158,89 @@ class BatchStepper:
                 lent = self._lent[index]
                 assert lent is not None
                 batch_slots.draw(self._vector._envs[index], batch, index, lent)
-        batch.send(ids)
+        flying = slice(None) if whole else ids
+        batch.status[flying] = NOT_SENT
+        self.flying[flying] = True
+        try:
+            batch.send(ids)
+        except BaseException:  # refused, closed, or an interrupt just before or after C queued them: C knows
+            self.flying[flying] = batch.flying_flags()[flying]
+            raise
         return True
 
-    def receive(self, count: int) -> tuple[np.ndarray, dict[int, dict], BaseException | None]:
-        """Waits for ``count`` envs sent: their ids in the order they finished, the infos of those C left to
-        Python (finished on Python's path, on the threads, while the pool steps the others: a reset that reloads
-        a core, as Stella's, releases the GIL) by env, and the first error one of those raised, if any."""
+    def receive(self, count: int) -> tuple[np.ndarray, dict[int, dict]]:
+        """Waits for ``count`` envs sent (fewer if fewer are in flight): their ids in the order they finished, and
+        the infos of those C left to Python (finished on Python's path, on the threads, while the pool steps the
+        others: a reset that reloads a core, as Stella's, releases the GIL) by env; the first error one of those
+        raised is raised once all are received. Resumable after an interrupt (``Receiving``)."""
         batch = self._batch
         assert batch is not None
-        parts, tasks = [], []
-        left = count
-        while left:
-            ids = batch.recv(left)
-            left -= len(ids)
-            parts.append(ids)
-            last = int(ids[-1])
-            status = int(batch.status[last])
+        receiving = self._receiving
+        if receiving is None:
+            receiving = self._receiving = Receiving(count)
+        while receiving.left > 0:
+            ids = batch.recv(receiving.left)
+            if len(ids):
+                self._landed(receiving, ids, only_last=True)
+                continue
+            lost = self._lost()
+            if len(lost):
+                self._landed(receiving, lost, only_last=False)
+            elif not self.flying.any():
+                break  # nothing more is in flight
+        if receiving.tasks:
+            done = self._finishing().take(len(receiving.tasks))
+        else:
+            done = []
+        self._receiving = None
+        received = receiving.parts[0] if len(receiving.parts) == 1 else (
+            np.concatenate(receiving.parts) if receiving.parts else np.zeros(0, dtype=np.int64))
+        if not done:
+            return received, {}
+        for _, result in done:
+            if isinstance(result, BaseException):
+                raise result
+        return received, {task[0]: result for task, result in done}
+
+    def _landed(self, receiving: Receiving, ids: np.ndarray, only_last: bool) -> None:
+        """Envs ``ids`` handed back by C: received; those whose status is not OK (C says only the last can be,
+        unless ``only_last`` is False) are given back and finished on Python's path."""
+        batch = self._batch
+        assert batch is not None
+        with self._guard:
+            self.flying[ids] = False
+        receiving.parts.append(ids)
+        receiving.left -= len(ids)
+        check = ids[-1:] if only_last else ids
+        for index in check.tolist():
+            status = int(batch.status[index])
             if status != native_batch.OK:
-                task = (last, status, self._lent[last])
-                self.give_back(last)
-                tasks.append(task)
+                with self._guard:
+                    task = (index, status, self._lent[index])
+                    self._give_back(index)
+                receiving.tasks.append(task)
                 self._finishing().put([task])
-        received = parts[0] if len(parts) == 1 else np.concatenate(parts)
-        if not tasks:
-            return received, {}, None
-        done = self._finishing().take(len(tasks))
-        errors = [result for _, result in done if isinstance(result, BaseException)]
-        return received, {task[0]: result for task, result in done}, errors[0] if errors else None
+
+    def _lost(self) -> np.ndarray:
+        """Envs this side thinks in flight that C no longer holds: handed back by a recv whose ids an interrupt
+        lost (their rows and status are written); those whose send never reached C are not in flight."""
+        batch = self._batch
+        assert batch is not None
+        with self._guard:
+            lost = np.flatnonzero(self.flying & ~batch.flying_flags())
+            never_sent = lost[batch.status[lost] == NOT_SENT]
+            self.flying[never_sent] = False
+        return lost[batch.status[lost] != NOT_SENT]
+
+    def settle(self) -> None:
+        """Receives every env in flight and drops the results (after an interrupted step)."""
+        while self._receiving is not None or self.flying.any():
+            try:
+                self.receive(int(self.flying.sum()))
+            except EmulatorClosedError:
+                raise
+            except Exception:  # noqa: BLE001, S110 - an env's error: its results are dropped with the others
+                pass
 
     def _finishing(self) -> StepQueue:
         if self._queue is None:
@@ -220,8 +323,10 @@ class BatchStepper:
         return merged
 
     def close(self) -> None:
-        if self._queue is not None:
-            self._queue.close()
+        """Stops the pool (a thread waiting in ``receive`` gets EmulatorClosedError) once no env is stepping in C,
+        and the Python finishing threads; the envs are left lent (their emulators close after this)."""
         if self._batch is not None:
             self._batch.close()
+        if self._queue is not None:
+            self._queue.close()
 

@@ -330,12 +330,8 @@ class Emulator:
 
     def memory_regions(self) -> dict[str, np.ndarray]:
         """The core's memory regions (system_ram, save_ram, video_ram, rtc) as zero-copy views."""
-        regions = {}
-        for region_id, name in MEMORY_REGION_NAMES.items():
-            view = self.session.memory_region(region_id)
-            if view.size:
-                regions[name] = view
-        return regions
+        views = {name: self.session.memory_region(region_id) for region_id, name in MEMORY_REGION_NAMES.items()}
+        return {name: view for name, view in views.items() if view.size}
 
     @property
     def memory(self) -> AddressSpace:
@@ -374,15 +370,19 @@ class Emulator:
     load_core_info = staticmethod(load_core_info)  # stable-retro's RetroEmulator.load_core_info(json_text)
 
     def get_ram(self) -> np.ndarray:
-        """All RAM blocks in address order, raw: the same bytes as stable-retro's env.get_ram()."""
-        return self.memory.get_ram()
+        """All RAM blocks in address order, raw: the same bytes as stable-retro's env.get_ram(). Like ``read`` and
+        ``write``, a call into the emulator (EmulatorBusyError while another thread is inside it)."""
+        memory = self.memory  # built first: building it calls into the core
+        return self._session.call(lambda _host: memory.get_ram())
 
     def read(self, address: int, type_text: str, mask: int | None = None) -> int:
         """A typed read by data.json address and type: ``emu.read(0xFF0010, ">u2")``."""
-        return self.memory.read(address, type_text) if mask is None else self.memory.read(address, type_text, mask)
+        memory, masks = self.memory, () if mask is None else (mask,)
+        return self._session.call(lambda _host: memory.read(address, type_text, *masks))
 
     def write(self, address: int, type_text: str, value: int) -> None:
-        self.memory.write(address, type_text, value)
+        memory = self.memory
+        self._session.call(lambda _host: memory.write(address, type_text, value))
 
     # ---- cheats ----
 

@@ -49,6 +49,7 @@ typedef struct emu_host {
     uint64_t python_calls;
     uint64_t memory_maps_sets;
     int rand_imports;
+    int closed;
     ...;
 } emu_host;
 
@@ -58,6 +59,8 @@ emu_host *emu_host_new(void *userdata);
 int emu_host_open(emu_host *h, const char *path);
 void emu_host_close(emu_host *h);
 void emu_host_free(emu_host *h);
+int emu_host_enter(emu_host *h, int64_t token);
+void emu_host_leave(emu_host *h, int64_t token);
 unsigned emu_api_version(emu_host *h);
 void emu_set_callbacks(emu_host *h);
 void emu_init(emu_host *h);

@@ -250,6 +250,15 @@ void emu_host_free(emu_host *h) {
     free(h);
 }
 
+int emu_host_enter(emu_host *h, int64_t token) {
+    int64_t free_ = 0;
+    return __atomic_compare_exchange_n(&h->busy, &free_, token, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+void emu_host_leave(emu_host *h, int64_t token) {
+    __atomic_compare_exchange_n(&h->busy, &token, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 /* ---- wrappers: each makes h the current host for the callbacks it triggers ---- */
 
 unsigned emu_api_version(emu_host *h) {

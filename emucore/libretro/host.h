@@ -124,6 +124,12 @@ typedef struct emu_host {
     /* the core's rand() and srand() (core_rand.h): this session's generator, and how many imports use it */
     emu_rand_state rand;
     int rand_imports;
+
+    /* one thread at a time inside the emulator: Python's calls (CoreSession._call) and the batch step's
+     * (step_batch.c) take it with emu_host_enter, each call with a token of its own (0: free); closed is set
+     * under it, so no one runs a closed core */
+    int64_t busy;
+    int closed;
 } emu_host;
 
 emu_host *emu_host_new(void *userdata);
@@ -131,6 +137,10 @@ int emu_host_open(emu_host *h, const char *path);
 /* Unloads the core library; the struct stays readable until emu_host_free. */
 void emu_host_close(emu_host *h);
 void emu_host_free(emu_host *h);
+/* Takes the busy flag for the call token (not 0): 1, or 0 if another call holds it (nothing taken). */
+int emu_host_enter(emu_host *h, int64_t token);
+/* Lets the flag go if the call token holds it (so a caller may leave whether or not its enter took it). */
+void emu_host_leave(emu_host *h, int64_t token);
 
 unsigned emu_api_version(emu_host *h);
 void emu_set_callbacks(emu_host *h);

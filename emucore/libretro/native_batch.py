@@ -10,17 +10,26 @@ from typing import Any
 
 import numpy as np
 
+from emucore.errors import EmulatorClosedError
 from emucore.libretro._native import ffi, lib
 
-OK, ACTION, FRAMES, RESET, RESET_RAN, THREW, CLOSED = (
+OK, ACTION, FRAMES, RESET, RESET_RAN, THREW, CLOSED, BUSY, NO_DRAWS = (
     lib.EMU_BATCH_OK, lib.EMU_BATCH_ACTION, lib.EMU_BATCH_FRAMES, lib.EMU_BATCH_RESET, lib.EMU_BATCH_RESET_RAN,
-    lib.EMU_BATCH_THREW, lib.EMU_BATCH_CLOSED,
+    lib.EMU_BATCH_THREW, lib.EMU_BATCH_CLOSED, lib.EMU_BATCH_BUSY, lib.EMU_BATCH_NO_DRAWS,
 )
 DRAWS = 64  # uniform draws kept per env for the sticky frame skip
+WAIT_MS = 20  # recv returns to Python at least this often while it waits, so that Ctrl-C is seen
+
+
+def closed_error() -> EmulatorClosedError:
+    return EmulatorClosedError("the vector env is closed")
 
 
 class NativeBatch:
     """``num_envs`` slots over batch arrays, stepped by ``threads`` native threads (the caller of ``recv`` is one).
+
+    Any thread may call ``send``, ``recv``, ``flying_flags`` and ``close`` (step_batch.h's thread rules); after
+    ``close``, ``send`` and ``recv`` raise EmulatorClosedError; the pool's memory is freed when this is collected.
 
     ``observations`` (num_envs, *obs_shape) uint8, ``rewards`` float64, ``terminated`` and ``truncated`` (bool,
     num_envs each) are the caller's arrays the envs write, as are ``values`` (num_envs, num_values) int64; the
@@ -62,10 +71,11 @@ class NativeBatch:
             slot.status = self._row("int32_t[]", self.status, index)
             slot.draws = self._row("double[]", self.draws, index)
             slot.next_draw = self._row("int64_t[]", self.next_draw, index)
+            slot.draws_count = DRAWS
         pool = lib.emu_batch_new(self.slots, num_envs, max(1, threads))
         if pool == ffi.NULL:
             raise MemoryError(f"could not start {threads} threads for {num_envs} envs")
-        self._pool = ffi.gc(pool, lib.emu_batch_free)
+        self._pool = ffi.gc(pool, lib.emu_batch_free)  # once collected: no thread is in a call of it
         self._ids = ffi.new("int32_t[]", num_envs)
         self._id_array = np.frombuffer(ffi.buffer(self._ids), dtype=np.int32)
 
@@ -99,18 +109,29 @@ class NativeBatch:
         self._env_keep[index] = []
 
     def send(self, ids: np.ndarray) -> None:
-        """Queues the envs ``ids`` (int32, their action rows written) to be stepped."""
-        lib.emu_batch_send(self._pool, ffi.from_buffer("int32_t[]", ids), len(ids))
+        """Queues the envs ``ids`` (int32, their action rows written) to be stepped; ValueError, with nothing
+        queued, if one is out of range, repeated or still in flight."""
+        sent = lib.emu_batch_send(self._pool, ffi.from_buffer("int32_t[]", ids), len(ids))
+        if sent == lib.EMU_BATCH_POOL_CLOSED:
+            raise closed_error()
+        if sent != lib.EMU_BATCH_SENT:
+            raise ValueError(f"envs {ids.tolist()} cannot be sent: one is out of range, repeated or still stepping")
 
     def recv(self, count: int) -> np.ndarray:
-        """Waits for ``count`` envs to be stepped; their ids in the order they finished (a new array), fewer if
-        one's status is not OK: it is the last."""
-        taken = lib.emu_batch_recv(self._pool, count, self._ids)
+        """Waits up to about WAIT_MS for ``count`` envs to be stepped; their ids in the order they finished (a new
+        array), fewer if one's status is not OK (it is the last), if no more are in flight or if the wait ran out."""
+        taken = lib.emu_batch_recv(self._pool, count, self._ids, WAIT_MS)
+        if taken < 0:
+            raise closed_error()
         return self._id_array[:taken].astype(np.int64)
 
+    def flying_flags(self) -> np.ndarray:
+        """Which envs are in flight (bool per env): sent, not yet handed back by ``recv``."""
+        flags = np.zeros(self.num_envs, dtype=np.uint8)
+        lib.emu_batch_flying(self._pool, ffi.from_buffer("uint8_t[]", flags))
+        return flags.astype(np.bool_)
+
     def close(self) -> None:
-        """Stops the threads (the envs they step finish first)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            ffi.gc(pool, None)  # freed here, not again when collected
-            lib.emu_batch_free(pool)
+        """Wakes the threads waiting in ``recv``, drops the envs not started and returns once no env is
+        stepping: the pool no longer touches an env."""
+        lib.emu_batch_close(self._pool)

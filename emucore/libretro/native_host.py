@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Any
 
 from emucore.libretro._native import lib
 from emucore.libretro.save_dirs import remove_save_dir
+
+POLL_S = 0.001  # how often enter_when_free looks whether the call in flight has returned
 
 
 class NativeHost:
@@ -19,6 +23,16 @@ class NativeHost:
         self.initialized = False  # retro_init ran
         self.game_loaded = False
         self.freed = False
+
+    def enter_when_free(self, token: int) -> bool:
+        """Takes the busy flag (host.h) for ``token`` once the call in flight on another thread (or the batch
+        step's) returns; False, with nothing taken, if the process is ending: a daemon thread stopped inside the
+        core never leaves it."""
+        while not lib.emu_host_enter(self.host, token):
+            if sys.is_finalizing():
+                return False
+            time.sleep(POLL_S)
+        return True
 
     def shutdown(self) -> None:
         if self.freed:

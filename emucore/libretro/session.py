@@ -4,22 +4,22 @@ libretro keeps all emulator state in the library's globals, and a second ``dlope
 the same image: each session loads its own copy of the library (``private_library``), independent of the others.
 
 This class owns the C boundary. Every call into the core goes through :meth:`CoreSession._call`:
-- **One thread at a time.** A call while another thread is inside the core raises
-  :class:`EmulatorBusyError` (the C side releases the GIL, so two threads in one core would
-  corrupt it). ``close()`` waits for a call in flight.
-- **Callback errors.** Exceptions raised by callbacks during the call are raised when the core
-  returns: the exception itself, or a ``BaseExceptionGroup`` when there were several.
-- **Memory views keep the core loaded.** The arrays of :meth:`memory_region` and
-  :meth:`descriptor_view` stay readable after ``close()`` (they show the memory as it was): the
-  core is unloaded when the session is closed and the last view is gone.
+- **One thread at a time.** A call while another thread is inside the core raises :class:`EmulatorBusyError`
+  (the C side releases the GIL, so two threads in one core would corrupt it). The busy flag is the host's (host.h):
+  a vector env's batch step in C takes it too for each env it steps. ``close()`` waits for a call in flight.
+- **Callback errors.** Exceptions raised by callbacks during the call are raised when the core returns: the
+  exception itself, or a ``BaseExceptionGroup`` when there were several.
+- **Memory views keep the core loaded.** The arrays of :meth:`memory_region` and :meth:`descriptor_view` stay
+  readable after ``close()`` (they show the memory as it was): the core is unloaded when the session is closed and
+  the last view is gone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
-import sys
 import threading
 import weakref
 from collections import deque
@@ -39,6 +39,7 @@ from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
 from emucore.libretro.structs import ControllerType, Geometry, InputDescriptor, MemoryDescriptor, SystemInfo, Timing
 
 LOG_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
+_CALL_TOKENS = itertools.count(1)  # each call's token for the busy flag (next() is atomic under the GIL)
 LIBC_SEED = 1  # rand()'s state in a process that never seeded it, as under stable-retro
 T = TypeVar("T")
 _LOADING = threading.Lock()  # glibc's rand() state, for a core whose rand imports were not bound (core_rand.h)
@@ -84,7 +85,6 @@ class CoreSession:
         self.environment_calls: dict[int, int] = {}
         self.callback_thread: int | None = None  # the thread running one of our callbacks
         self._errors: list[BaseException] = []
-        self._lock = threading.Lock()
         self._closed = False
         self._views = 0
         self._views_lock = threading.RLock()  # a view dropped by GC may land inside
@@ -140,15 +140,16 @@ class CoreSession:
         return self._call(function, *args)
 
     def _call(self, function: Callable[..., T], *args: Any) -> T:
-        lock = self._lock
-        if not lock.acquire(False):
-            raise self._busy()
-        try:
+        host = self._host
+        token = next(_CALL_TOKENS)
+        try:  # entered inside the try: an interrupt just after the enter still lets the flag go
+            if not lib.emu_host_enter(host, token):  # the busy flag the batch step (step_batch.h) takes too
+                raise self._busy()
             if self._closed:
                 raise self.closed_error()
-            result = function(self._host, *args)
+            result = function(host, *args)
         finally:
-            lock.release()
+            lib.emu_host_leave(host, token)  # only if this call holds it
         if self._errors:
             self._raise_callback_errors()
         return result
@@ -369,20 +370,19 @@ class CoreSession:
         """Unloads the core once no memory view is left; waits for a call on another thread."""
         if self._closed:
             return
-        if not self._lock.acquire(blocking=False):
+        host = self._host
+        token = next(_CALL_TOKENS)
+        try:
             if self.callback_thread == threading.get_ident():
                 raise EmulatorBusyError(f"{self.label} cannot be closed from inside one of its own callbacks")
-            if sys.is_finalizing():
-                return  # a daemon thread stopped inside the core will never leave it; the process is ending
-            self._lock.acquire()
-        try:
-            if self._closed:
+            if not self._native.enter_when_free(token) or self._closed:
                 return
             with self._views_lock:
                 self._closed = True
+                host.closed = 1  # under the flag: the batch step sees it before it runs a frame
                 unreferenced = self._views == 0
         finally:
-            self._lock.release()
+            lib.emu_host_leave(host, token)
         if unreferenced:
             self._native.shutdown()
         self.check()  # what callbacks raised while the core unloaded, or left from a core's own thread

@@ -23,6 +23,15 @@ enum {
     EMU_BATCH_RESET_RAN = 4, /* a reset whose frame ran but moved memory: its evaluation is Python's */
     EMU_BATCH_THREW = 5,   /* the core threw (host->error); run says what ran before */
     EMU_BATCH_CLOSED = 6,  /* the emulator is closed, or the env is not prepared: nothing ran */
+    EMU_BATCH_BUSY = 7,    /* another thread is inside the emulator (host.h's busy flag): nothing ran */
+    EMU_BATCH_NO_DRAWS = 8, /* the sticky frame skip's draws are used up: nothing ran */
+};
+
+/* What emu_batch_send says */
+enum {
+    EMU_BATCH_SENT = 0,
+    EMU_BATCH_REFUSED = -1,     /* an id out of range, twice in the call, or already in flight: nothing queued */
+    EMU_BATCH_POOL_CLOSED = -2, /* emu_batch_close ran: nothing queued */
 };
 
 typedef struct emu_batch_env {
@@ -47,6 +56,7 @@ typedef struct emu_batch_env {
     double sticky_prob;
     const double *draws;          /* uniform draws of env.np_random, used in order */
     int64_t *next_draw;
+    int64_t draws_count;          /* how many draws there are */
     int64_t max_steps;            /* 0: no time limit */
     /* rows of the batch arrays */
     const int64_t *action;
@@ -79,17 +89,29 @@ typedef struct emu_batch_env {
 typedef struct emu_batch emu_batch;
 
 /* A pool of threads - 1 native threads (the caller of emu_batch_recv is the last) over n envs. NULL if
- * out of memory or a thread could not start. */
+ * out of memory or a thread could not start.
+ *
+ * Thread rules. Any thread may call send, recv, flying and close, at any time, concurrently. An env is in flight
+ * from the send that queued it until the recv that hands it back. While the pool steps an env it holds the env's
+ * host busy (emu_host_enter), so a thread calling into that emulator meanwhile is refused, as on Python's path.
+ * close wakes every thread waiting in recv (which then returns EMU_BATCH_POOL_CLOSED), drops the envs not started
+ * and returns once no env is stepping and no thread is inside recv: from then on no thread of the pool touches
+ * an env or its emulator. The memory stays valid (calls after close return at once) until emu_batch_free. */
 emu_batch *emu_batch_new(emu_batch_env *envs, int32_t n, int32_t threads);
-/* Stops the threads once the envs they step are done; queued envs are dropped. */
+/* close, then frees the pool: no thread may be inside a call of it, or call it after. */
 void emu_batch_free(emu_batch *b);
-/* Queues the envs ids (their actions written in their rows) to be stepped. */
-void emu_batch_send(emu_batch *b, const int32_t *ids, int32_t count);
+void emu_batch_close(emu_batch *b);
+/* Queues the envs ids (their actions written in their rows) to be stepped: EMU_BATCH_SENT, or nothing queued:
+ * EMU_BATCH_REFUSED (an id out of range, repeated, or in flight) or EMU_BATCH_POOL_CLOSED. */
+int32_t emu_batch_send(emu_batch *b, const int32_t *ids, int32_t count);
 /* Waits until count envs are stepped (stepping queued ones meanwhile) and writes their ids, in the order they
- * finished, to ids; returns early, after the first env whose status is not EMU_BATCH_OK (so that Python can
- * finish it while the pool steps the others). Returns how many ids it wrote (at least 1). The caller knows
- * count are in flight. */
-int32_t emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids);
+ * finished, to ids; returns early: after the first env whose status is not EMU_BATCH_OK (so that Python can
+ * finish it while the pool steps the others), once no env it could wait for is in flight, and after about
+ * wait_ms milliseconds without one finishing (so that the caller can handle signals and call again). Returns
+ * how many ids it wrote (0 included), or EMU_BATCH_POOL_CLOSED once the pool is closed. */
+int32_t emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids, int32_t wait_ms);
+/* How many envs are in flight (sent, not yet handed back by recv); flags (n bytes, or NULL) gets which. */
+int32_t emu_batch_flying(emu_batch *b, uint8_t *flags);
 /* One env's step on the calling thread (what the pool runs); for tests. */
 void emu_batch_step_env(emu_batch_env *e);
 

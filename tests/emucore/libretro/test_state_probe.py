@@ -23,6 +23,7 @@ from emucore.errors import EmulatorBusyError, StateError
 from emucore.host.corefinder import find_library
 from emucore.integration import read_state_file
 from emucore.libretro import state_probe
+from emucore.libretro._native import lib
 from emucore.paths import integrations_dir
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, require_core
 
@@ -305,12 +306,13 @@ def test_a_probe_while_another_thread_is_in_the_core_is_busy_and_leaves_no_verdi
         if not emu._probe.enabled:
             pytest.skip(f"the {emu.core.lib} core is not probed")
         start = state_probe.probes_run
-        emu._session._lock.acquire()  # as a thread inside the core holds it
+        host = emu._session.host_pointer
+        assert lib.emu_host_enter(host, -7)  # as a thread inside the core holds the busy flag
         try:
             with pytest.raises(EmulatorBusyError):
                 emu._probe.problem(emu._session, good)
         finally:
-            emu._session._lock.release()
+            lib.emu_host_leave(host, -7)
         assert state_probe.probes_run == start and not state_probe._verdicts
         emu.set_state(good)
         assert state_probe.probes_run == start + 1
