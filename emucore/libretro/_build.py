@@ -63,17 +63,17 @@ int emu_host_enter(emu_host *h, int64_t token);
 void emu_host_leave(emu_host *h, int64_t token);
 unsigned emu_api_version(emu_host *h);
 void emu_set_callbacks(emu_host *h);
-void emu_init(emu_host *h);
-void emu_deinit(emu_host *h);
+int emu_init(emu_host *h);
+int emu_deinit(emu_host *h);
 void emu_get_system_info(emu_host *h, struct retro_system_info *info);
 void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info);
-bool emu_load_game(emu_host *h, const struct retro_game_info *game);
-void emu_unload_game(emu_host *h);
+int emu_load_game(emu_host *h, const struct retro_game_info *game);
+int emu_unload_game(emu_host *h);
 int emu_run(emu_host *h);  /* -1: the core threw (h->error says what) */
 int emu_run_frames(emu_host *h, unsigned count);
-void emu_reset(emu_host *h);
+int emu_reset(emu_host *h);
 size_t emu_serialize_size(emu_host *h);
-bool emu_serialize(emu_host *h, void *data, size_t size);
+int emu_serialize(emu_host *h, void *data, size_t size);
 int emu_unserialize(emu_host *h, const void *data, size_t size);  /* 1 ok, 0 refused, -1 threw */
 void *emu_get_memory_data(emu_host *h, unsigned id);
 size_t emu_get_memory_size(emu_host *h, unsigned id);

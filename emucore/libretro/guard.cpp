@@ -37,3 +37,7 @@ extern "C" int emu_guarded_unserialize(bool (*unserialize)(const void *, std::si
 extern "C" int emu_guarded_run(void (*run)(void), char *error, std::size_t error_size) {
     return guarded([&] { run(); return 0; }, error, error_size);
 }
+
+extern "C" int emu_guarded_call(void (*call)(void *), void *context, char *error, std::size_t error_size) {
+    return guarded([&] { call(context); return 0; }, error, error_size);
+}

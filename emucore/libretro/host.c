@@ -27,14 +27,33 @@ void emu_py_log(void *userdata, int level, const char *text);
 #define HW_FRAME_BUFFER_VALID ((const void *)-1)
 
 static __thread emu_host *tls_host;
-static emu_host *last_host; /* for callbacks a core makes from a thread of its own */
+/* For callbacks a core makes from a thread of its own, where no wrapper set tls_host: the host last entered,
+ * trusted only while at most one thread is inside a core (a vector env's batch runs several at once, and such
+ * a callback could belong to any of them: it is dropped then). Both are atomic: every batch thread writes them. */
+static emu_host *last_host;
+static int threads_inside;
 
 static inline emu_host *current_host(void) {
-    return tls_host ? tls_host : last_host;
+    if (tls_host) return tls_host;
+    if (__atomic_load_n(&threads_inside, __ATOMIC_ACQUIRE) > 1) return NULL;
+    return __atomic_load_n(&last_host, __ATOMIC_ACQUIRE);
 }
 
-#define ENTER(h) emu_host *saved_host__ = tls_host; tls_host = (h); last_host = (h)
-#define LEAVE() tls_host = saved_host__
+static inline emu_host *enter_host(emu_host *h) {
+    emu_host *saved = tls_host;
+    if (!saved) __atomic_add_fetch(&threads_inside, 1, __ATOMIC_ACQ_REL);
+    tls_host = h;
+    __atomic_store_n(&last_host, h, __ATOMIC_RELEASE);
+    return saved;
+}
+
+static inline void leave_host(emu_host *saved) {
+    tls_host = saved;
+    if (!saved) __atomic_sub_fetch(&threads_inside, 1, __ATOMIC_ACQ_REL);
+}
+
+#define ENTER(h) emu_host *saved_host__ = enter_host(h)
+#define LEAVE() leave_host(saved_host__)
 
 /* called inside ENTER/LEAVE */
 static void note_system_ram(emu_host *h) {
@@ -110,6 +129,11 @@ static void video_cb(const void *data, unsigned width, unsigned height, size_t p
         h->dupe_frames++;
         return;
     }
+    size_t row = (size_t)width * (h->pixel_format == 1 ? 4u : 2u);
+    if (pitch < row) { /* rows would overlap, and the last one run past the core's buffer: not a frame */
+        h->dupe_frames++;
+        return;
+    }
     h->frame_width = width;
     h->frame_height = height;
     h->frame_format = h->pixel_format;
@@ -119,7 +143,6 @@ static void video_cb(const void *data, unsigned width, unsigned height, size_t p
         return;
     }
     /* The core may later send a dupe, after which its buffer need not hold this frame. */
-    size_t row = (size_t)width * (h->pixel_format == 1 ? 4u : 2u);
     size_t need = row * height;
     if (need > h->frame_copy_size) {
         uint8_t *grown = realloc(h->frame_copy, need);
@@ -236,7 +259,8 @@ int emu_host_open(emu_host *h, const char *path) {
 
 void emu_host_close(emu_host *h) {
     if (!h) return;
-    if (last_host == h) last_host = NULL;
+    emu_host *expected = h;
+    __atomic_compare_exchange_n(&last_host, &expected, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
     if (h->dl) dlclose(h->dl);
     h->dl = NULL;
     h->frame = NULL; /* pointed into the core */
@@ -281,17 +305,39 @@ void emu_set_callbacks(emu_host *h) {
     LEAVE();
 }
 
-void emu_init(emu_host *h) {
-    if (!h) return;
-    ENTER(h);
-    h->retro_init();
-    LEAVE();
+/* The entry points besides retro_run and retro_unserialize, called through guard.cpp (a C++ core may throw). */
+static void call_init(void *h) { ((emu_host *)h)->retro_init(); }
+static void call_deinit(void *h) { ((emu_host *)h)->retro_deinit(); }
+static void call_reset(void *h) { ((emu_host *)h)->retro_reset(); }
+static void call_unload_game(void *h) { ((emu_host *)h)->retro_unload_game(); }
+
+struct load_call { emu_host *h; const struct retro_game_info *game; bool ok; };
+static void call_load_game(void *c) { struct load_call *l = c; l->ok = l->h->retro_load_game(l->game); }
+
+struct serialize_call { emu_host *h; void *data; size_t size; bool ok; };
+static void call_serialize(void *c) { struct serialize_call *s = c; s->ok = s->h->retro_serialize(s->data, s->size); }
+
+struct size_call { emu_host *h; size_t size; };
+static void call_serialize_size(void *c) { struct size_call *s = c; s->size = s->h->retro_serialize_size(); }
+
+static int guarded(emu_host *h, void (*call)(void *), void *context) {
+    return emu_guarded_call(call, context, h->error, sizeof h->error);
 }
-void emu_deinit(emu_host *h) {
-    if (!h) return;
+
+int emu_init(emu_host *h) {
+    if (!h) return 0;
     ENTER(h);
-    h->retro_deinit();
+    int threw = guarded(h, call_init, h);
     LEAVE();
+    return threw;
+}
+
+int emu_deinit(emu_host *h) {
+    if (!h) return 0;
+    ENTER(h);
+    int threw = guarded(h, call_deinit, h);
+    LEAVE();
+    return threw;
 }
 
 void emu_get_system_info(emu_host *h, struct retro_system_info *info) {
@@ -308,17 +354,23 @@ void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info) {
     LEAVE();
 }
 
-bool emu_load_game(emu_host *h, const struct retro_game_info *game) {
-    if (!h) return false;
+int emu_load_game(emu_host *h, const struct retro_game_info *game) {
+    if (!h) return 0;
     ENTER(h);
-    bool ok = h->retro_load_game(game);
-    if (ok) note_system_ram(h);
+    struct load_call call = {h, game, false};
+    int threw = guarded(h, call_load_game, &call);
+    if (!threw && call.ok) note_system_ram(h);
     LEAVE();
-    return ok;
+    return threw ? -1 : call.ok;
 }
 
-void emu_unload_game(emu_host *h) {
-    if (!h) { return; } ENTER(h); h->retro_unload_game(); LEAVE(); }
+int emu_unload_game(emu_host *h) {
+    if (!h) return 0;
+    ENTER(h);
+    int threw = guarded(h, call_unload_game, h);
+    LEAVE();
+    return threw;
+}
 
 int emu_run(emu_host *h) {
     if (!h) return 0;
@@ -345,23 +397,31 @@ int emu_run_frames(emu_host *h, unsigned count) {
     return threw;
 }
 
-void emu_reset(emu_host *h) {
-    if (!h) { return; } ENTER(h); h->retro_reset(); note_system_ram(h); LEAVE(); }
+int emu_reset(emu_host *h) {
+    if (!h) return 0;
+    ENTER(h);
+    int threw = guarded(h, call_reset, h);
+    note_system_ram(h);
+    LEAVE();
+    return threw;
+}
 
 size_t emu_serialize_size(emu_host *h) {
     if (!h) return 0;
     ENTER(h);
-    size_t n = h->retro_serialize_size();
+    struct size_call call = {h, 0};
+    int threw = guarded(h, call_serialize_size, &call);
     LEAVE();
-    return n;
+    return threw ? 0 : call.size;
 }
 
-bool emu_serialize(emu_host *h, void *data, size_t size) {
-    if (!h) return false;
+int emu_serialize(emu_host *h, void *data, size_t size) {
+    if (!h) return 0;
     ENTER(h);
-    bool ok = h->retro_serialize(data, size);
+    struct serialize_call call = {h, data, size, false};
+    int threw = guarded(h, call_serialize, &call);
     LEAVE();
-    return ok;
+    return threw ? -1 : call.ok;
 }
 
 int emu_unserialize(emu_host *h, const void *data, size_t size) {

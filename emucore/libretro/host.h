@@ -144,22 +144,25 @@ void emu_host_leave(emu_host *h, int64_t token);
 
 unsigned emu_api_version(emu_host *h);
 void emu_set_callbacks(emu_host *h);
-void emu_init(emu_host *h);
-void emu_deinit(emu_host *h);
+/* The core's entry points that can throw (C++ cores) return -1 then, with h->error saying what. */
+int emu_init(emu_host *h);
+int emu_deinit(emu_host *h);
 void emu_get_system_info(emu_host *h, struct retro_system_info *info);
 void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info);
-bool emu_load_game(emu_host *h, const struct retro_game_info *game);
-void emu_unload_game(emu_host *h);
+int emu_load_game(emu_host *h, const struct retro_game_info *game); /* 1 loaded, 0 refused, -1 threw */
+int emu_unload_game(emu_host *h);
 /* guard.cpp: calls that catch a core's C++ exceptions (-1, with the message in error) */
 int emu_guarded_unserialize(bool (*unserialize)(const void *, size_t), const void *data, size_t size,
                             char *error, size_t error_size);
 int emu_guarded_run(void (*run)(void), char *error, size_t error_size);
+/* call(context), any other core entry point: 0, or -1 if it threw */
+int emu_guarded_call(void (*call)(void *), void *context, char *error, size_t error_size);
 
 int emu_run(emu_host *h);  /* -1: the core threw (h->error says what) */
 int emu_run_frames(emu_host *h, unsigned count);
-void emu_reset(emu_host *h);
-size_t emu_serialize_size(emu_host *h);
-bool emu_serialize(emu_host *h, void *data, size_t size);
+int emu_reset(emu_host *h);
+size_t emu_serialize_size(emu_host *h); /* 0 if it threw */
+int emu_serialize(emu_host *h, void *data, size_t size); /* 1 ok, 0 refused, -1 threw */
 int emu_unserialize(emu_host *h, const void *data, size_t size);  /* 1 ok, 0 refused, -1 threw */
 void *emu_get_memory_data(emu_host *h, unsigned id);
 size_t emu_get_memory_size(emu_host *h, unsigned id);

@@ -32,7 +32,7 @@ import numpy as np
 from emucore.errors import CoreError, CoreLoadError, EmulatorBusyError, EmulatorClosedError
 from emucore.libretro import environment
 from emucore.libretro._native import ffi, lib
-from emucore.libretro.native_host import NativeHost
+from emucore.libretro.native_host import NativeHost, memory_region_of
 from emucore.libretro.options import OptionStore
 from emucore.libretro.private_library import private_copy
 from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
@@ -43,10 +43,6 @@ _CALL_TOKENS = itertools.count(1)  # each call's token for the busy flag (next()
 LIBC_SEED = 1  # rand()'s state in a process that never seeded it, as under stable-retro
 T = TypeVar("T")
 _LOADING = threading.Lock()  # glibc's rand() state, for a core whose rand imports were not bound (core_rand.h)
-
-def _region(host: Any, region_id: int) -> tuple[Any, int]:
-    """retro_get_memory_data and _size of one region, in one trip through the call wrapper."""
-    return lib.emu_get_memory_data(host, region_id), lib.emu_get_memory_size(host, region_id)
 
 
 class CoreSession:
@@ -130,7 +126,8 @@ class CoreSession:
         )
 
     def _init(self, host: Any) -> None:
-        lib.emu_init(host)
+        if lib.emu_init(host):
+            raise self.core_threw("retro_init")
         self._native.initialized = True
 
     # ---- the one way into the core ----
@@ -160,10 +157,8 @@ class CoreSession:
     def _busy(self) -> EmulatorBusyError:
         if self.callback_thread == threading.get_ident():
             return EmulatorBusyError(f"{self.label} was called from inside one of its own callbacks")
-        return EmulatorBusyError(
-            f"{self.label} is running on another thread; an emulator is used by one thread at a time "
-            "(make one emulator per thread)"
-        )
+        return EmulatorBusyError(f"{self.label} is running on another thread; an emulator is used by one thread at "
+                                 "a time (make one emulator per thread)")
 
     def _raise_callback_errors(self) -> None:
         errors, self._errors = self._errors, []
@@ -209,7 +204,10 @@ class CoreSession:
         return self._native.game_loaded
 
     def _load(self, host: Any, game: Any) -> bool:
-        self._native.game_loaded = bool(lib.emu_load_game(host, game))  # kept even if a callback raised
+        loaded = lib.emu_load_game(host, game)
+        self._native.game_loaded = loaded == 1  # kept even if a callback raised
+        if loaded < 0:
+            raise self.core_threw("retro_load_game")
         return self._native.game_loaded
 
     def refresh_av_info(self) -> None:
@@ -225,8 +223,15 @@ class CoreSession:
     # ---- running ----
 
     def run(self, count: int = 1) -> None:
-        if self._call(lib.emu_run) if count == 1 else self._call(lib.emu_run_frames, count):
-            raise self.core_threw("retro_run")
+        self._call_guarded("retro_run", lib.emu_run) if count == 1 else \
+            self._call_guarded("retro_run", lib.emu_run_frames, count)
+
+    def _call_guarded(self, name: str, function: Callable[..., int], *args: Any) -> int:
+        """``_call`` of a C helper whose core entry point guard.cpp catches: CoreError if the core threw (-1)."""
+        result = self._call(function, *args)
+        if result < 0:
+            raise self.core_threw(name)
+        return result
 
     def core_threw(self, function: str) -> CoreError:
         """The core threw a C++ exception (caught at the boundary): its state is whatever it left."""
@@ -234,7 +239,7 @@ class CoreSession:
         return CoreError(f"{self.label}: {function}: {message}; load a state or reset before going on")
 
     def reset(self) -> None:
-        self._call(lib.emu_reset)
+        self._call_guarded("retro_reset", lib.emu_reset)
 
     def set_button_flags(self, port: int, flags: np.ndarray) -> None:
         """One uint8 flag per button (at most 16); like ``set_button_bits``, no call into the core."""
@@ -316,15 +321,12 @@ class CoreSession:
         """The core's state, or None if it cannot serialize."""
         size = self.serialize_size()
         buffer = ffi.new("uint8_t[]", max(size, 1))
-        ok = self._call(lib.emu_serialize, buffer, size)
+        ok = self._call_guarded("retro_serialize", lib.emu_serialize, buffer, size)
         return bytes(ffi.buffer(buffer, size)) if ok and size else None
 
     def unserialize(self, data: bytes) -> bool:
         """True if the core loaded ``data``, False if it refused it; CoreError if it threw on it."""
-        result = self._call(lib.emu_unserialize, ffi.from_buffer(data), len(data))
-        if result < 0:
-            raise self.core_threw("retro_unserialize")
-        return bool(result)
+        return bool(self._call_guarded("retro_unserialize", lib.emu_unserialize, ffi.from_buffer(data), len(data)))
 
     # ---- memory ----
 
@@ -337,7 +339,7 @@ class CoreSession:
 
     def memory_region(self, region_id: int) -> np.ndarray:
         """A zero-copy view of a retro_get_memory_data region (empty if the core has none)."""
-        pointer, size = self._call(_region, region_id)
+        pointer, size = self._call(memory_region_of, region_id)
         if size == 0 or pointer == ffi.NULL:
             return np.zeros(0, dtype=np.uint8)
         return self._view(pointer, size)

@@ -169,7 +169,7 @@ def _load_and_run(host: Any, state: bytes) -> str:
         # core's memory beyond what a state holds shows itself there, as it would in the emulator's next load
         size = lib.emu_serialize_size(host)
         before = ffi.new("uint8_t[]", max(size, 1))
-        restorable = size > 0 and lib.emu_serialize(host, before, size)
+        restorable = size > 0 and lib.emu_serialize(host, before, size) == 1
         loaded = lib.emu_unserialize(host, ffi.from_buffer(state), len(state))
         if loaded == 0:
             return "rejected"
