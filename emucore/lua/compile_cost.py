@@ -109,6 +109,13 @@ class _Scan:
         if count * count / 2 > COMPILE_COST_LIMIT:
             self.charge(count * count / 2, what.format(count))
 
+    def goto_or_label(self, function: _Function) -> None:
+        function.gola += 1
+        function.entries += 1
+        entries = min(function.entries, MAX_VSTACK)
+        if function.gola * entries > COMPILE_COST_LIMIT:  # the scan can stop
+            self.charge(function.gola * entries, f"over {function.gola} gotos and labels among {entries} variables")
+
     def end_chain(self) -> None:
         block = self.blocks[-1]
         if block.chain:
@@ -172,8 +179,7 @@ class _Scan:
             self.check(loop.breaks, "a loop with over {} breaks")
             block.function.entries += 1
         elif word == b"goto":
-            block.function.gola += 1
-            block.function.entries += 1
+            self.goto_or_label(block.function)
         elif word in (b"end", b"until"):
             return self.close(until=word == b"until")
         if word in (b"local", b"for"):
@@ -233,8 +239,7 @@ class _Scan:
         elif op in (b"=", b",", b";"):
             self.end_chain()
         elif op == b"::":
-            block.function.gola += 1
-            block.function.entries += 1
+            self.goto_or_label(block.function)
         if self.declaring == "names" and op != b",":
             self.declaring = ""
 
