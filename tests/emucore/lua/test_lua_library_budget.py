@@ -60,3 +60,41 @@ function bounded() return select(2, ('aaaa'):gsub('', '%0', 2)) end
     assert lua.call("big") == 100000.0
     assert lua.call("escapes") is True
     assert lua.call("bounded") == 2.0
+
+
+# ---------------------------------------------------------------------------------------------
+# the memory cap's error names it (issue 57, item 10: once "(error object is a function value)")
+
+SEVEN_MB = "local s = string.rep('x', 7 * 2^20) "
+MEMORY_ERRORS = [
+    "local t = s .. s .. s",
+    "local t = s .. s .. s .. s .. s .. s",
+    "for i = 1, 30 do s = s .. s end",
+    "local t = {} for i = 1, 10 do t[i] = s .. i end",
+    "local ok, e = pcall(function() return s .. s .. s end) error(e, 0)",
+    "local ok, e = xpcall(function() return s .. s .. s end, function(e) return e end) error(e, 0)",
+    "local ok, e = coroutine.resume(coroutine.create(function() return s .. s .. s end)) error(e, 0)",
+    "coroutine.wrap(function() return s .. s .. s end)()",
+    "string.gsub('ab', '.', function(c) return s .. s .. c end)",
+    "table.sort({3, 1, 2}, function(a, b) local t = s .. s .. a return a < b end)",
+    "local t = table.concat({s, s, s})",
+    "local t = string.format('%s%s%s', s, s, s)",
+]
+
+
+@pytest.mark.parametrize("body", MEMORY_ERRORS)
+@pytest.mark.parametrize("where", ["load", "call"])
+def test_memory_cap_error_names_the_limit(body: str, where: str) -> None:
+    source = SEVEN_MB + body + "\n" if where == "load" else f"function f() {SEVEN_MB} {body} end\n"
+    lua = LuaScripts([("s.lua", "function g() return 1 end\n" + source)], object())
+    lua.reload()
+    if where == "load":
+        assert len(lua.load_errors) == 1
+        message = str(lua.load_errors[0])
+    else:
+        with pytest.raises(LuaError) as raised:
+            lua.call("f")
+        message = str(raised.value)
+    assert "not enough memory (limit: 16777216 bytes per script scope)" in message, message
+    assert "error object" not in message
+    assert lua.call("g") == 1.0  # the garbage is collected: the state goes on
