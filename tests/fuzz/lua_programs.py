@@ -1,6 +1,8 @@
 """Generated Lua scenario scripts: library calls with hostile arguments (long subjects and patterns,
-huge repeats, deep recursion, metatables, errors of every type), loops that run long, and memory
-that grows, as the reward and done functions of a scenario."""
+huge repeats, deep recursion, metatables, errors of every type, positions and ranges far out of a
+table, huge widths), loops that run long, memory that grows, and chunks whose compiling is
+superlinear (long elseif, and/or, break and goto chains, many labels, names through nested
+functions' locals) as script files and through load, as the reward and done functions of a scenario."""
 
 from __future__ import annotations
 
@@ -12,6 +14,41 @@ NUMBERS = ["0", "1", "-1", "1e9", "-1e9", "1/0", "0/0", "2^53", "2^31", "1e308",
            "0.5", "42"]
 STRINGS = ["''", "'a'", "string.rep('a', {n})", "string.rep('%a', {n})", "string.rep('ab', {n}, ',')",
            "tostring({n})", "('x'):rep({n}) .. 'b'"]
+
+
+POSITIONS = ["1", "0", "-1", "2", "-1e8", "-2^31+1", "-2^31", "2^31", "1e10", "0/0", "'-1e9'", "1e9"]
+COUNTS = ["10", "2000", "30000", "100000"]
+# chunks built in Lua (the program stays small) whose compiling costs count**2, or nesting x count
+CHUNKS = [
+    "'local x if x then ' .. string.rep('elseif x then ', {c}) .. 'end'",
+    "'return 1' .. string.rep(' and 1', {c})",
+    "'local x if x' .. string.rep(' or x', {c}) .. ' then end'",
+    "'local x while x do ' .. string.rep('do break end ', {c}) .. 'end'",
+    "'local x ' .. string.rep('if x then goto l end ', {c}) .. '::l::'",
+    "(string.rep('::l@:: ', {c}):gsub('@', function() n = (n or 0) + 1 return n end))",
+    "string.rep('return function() local ' .. string.rep('a, ', 190) .. 'a ', 45) .. string.rep('g = g ', 5 * {c})"
+    " .. string.rep(' end', 45)",
+]
+
+
+@st.composite
+def _chunk(draw: st.DrawFn) -> str:
+    return draw(st.sampled_from(CHUNKS)).format(c=draw(st.sampled_from(COUNTS)))
+
+
+@st.composite
+def _library(draw: st.DrawFn) -> str:
+    """A library call whose work its arguments set."""
+    s, n, p = draw(_string()), draw(st.sampled_from(NUMBERS)), draw(st.sampled_from(POSITIONS))
+    return draw(st.sampled_from([
+        f"(function() local t = {{1, 2}} table.insert(t, {p}, 3) return #t end)()",
+        f"(function() local t = {{1, 2}} table.remove(t, {p}) return #t end)()",
+        f"select('#', unpack({{1, 2}}, {p}, {n}))", f"#table.concat({{'a', 'b'}}, {s}, {p}, {n})",
+        f"#string.rep({s}, {n}, {s})", f"string.format('%' .. {draw(st.sampled_from(['5', '99', '100', '099.99']))}"
+        f" .. 'f', {n})", f"select(2, string.gsub({s}, '', string.rep('%0', {n})))",
+        f"select('#', string.byte({s}, {p}, {n}))", f"#string.sub({s}, {p}, {n})",
+        f"(load({draw(_chunk())}) or print)()", f"(loadstring({draw(_chunk())}) or print)()",
+    ]))
 
 
 @st.composite
@@ -50,8 +87,13 @@ def _expression(draw: st.DrawFn) -> str:
         f"(function() local s = {s} for i = 1, 30 do s = s .. s end return #s end)()",
         "load and load('return 1')()", "os and os.time()", "io and io.open('/etc/passwd')",
         "string.dump and string.dump(print)", "getmetatable('').__index.rep('a', 3)",
-        f"({n}) .. ''", "next({})", "rawlen and rawlen({})",
+        f"({n}) .. ''", "next({})", "rawlen and rawlen({})", draw(_library()), draw(_library()),
     ]))
+
+
+# the same constructs as a script file's own text (seconds to minutes of compiling when unpriced)
+FILE_CHUNKS = ["local x if x then " + "elseif x then " * 60000 + "end", "local y = x" + " or x" * 60000,
+               "while x do " + "do break end " * 60000 + "end"]
 
 
 @st.composite
@@ -65,3 +107,29 @@ def lua_programs(draw: st.DrawFn) -> bytes:
     source = (f"{top}\nfunction r() {reward.format(e=draw(_expression()))} end\n"
               f"function d() {done.format(e=draw(_expression()))} end\n")
     return source.encode()
+
+
+@st.composite
+def lua_budget_programs(draw: st.DrawFn) -> bytes:
+    """A script whose load or calls meet what could outrun the budget in one C call: a file whose
+    compiling is superlinear, a chunk like it through load, a library call whose work its arguments set."""
+    top = draw(st.sampled_from(["", "file", f"local warm = {draw(_library())}"]))
+    if top == "file":
+        top = draw(st.sampled_from(FILE_CHUNKS))
+    reward = draw(st.sampled_from(["return {e}", "local v = {e} return 1", "return pcall(function() return {e} end)"]))
+    source = (f"{top}\nfunction r() {reward.format(e=draw(_library()))} end\n"
+              f"function d() return ({draw(_library())}) == nil end\n")
+    return source.encode()
+
+
+def lua_budget_examples() -> list[bytes]:
+    """One script per construct at its worst, run before the drawn ones (each was seconds to minutes of
+    one C call before it was priced): what the draws reach by chance, every run checks for sure."""
+    calls = [f"(load({chunk.format(c=100000)}) or print)()" for chunk in CHUNKS]
+    calls += ["table.insert({}, -2^31+1, 1)", "table.insert({}, 1e10, 1)", "table.insert({}, 0/0, 1)",
+              "table.remove({}, -1e9)", "select(2, string.gsub(string.rep('a', 1e5), '', string.rep('%0', 1e5)))",
+              "select('#', unpack({}, -2^31, 2^31 - 1))", "table.concat({}, '', 1, 2^31 - 1)",
+              "#string.rep('ab', 1e9, 'x')", "string.format('%100d', 1)"]
+    scripts = [f"function r() return {call} end\nfunction d() return false end\n" for call in calls]
+    scripts += [f"{chunk}\nfunction r() return 1 end\nfunction d() return false end\n" for chunk in FILE_CHUNKS]
+    return [script.encode() for script in scripts]

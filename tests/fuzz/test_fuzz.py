@@ -13,9 +13,10 @@ import zlib
 from pathlib import Path
 
 import pytest
-from hypothesis import given, seed
+from hypothesis import example, given, seed
 
 from tests.fuzz.conftest import cases_for, fuzz_settings
+from tests.fuzz.lua_programs import lua_budget_examples, lua_budget_programs
 from tests.fuzz.parsers import parsers
 
 PARSERS = parsers()
@@ -48,3 +49,50 @@ def test_fuzz(parser, worker, record):
 
     case()
     assert not failures, f"{len(failures)} of the {parser.name} cases failed:\n" + "\n".join(failures[:SHOWN])
+
+
+LUA_BUDGETS_WEIGHT = 2  # the share of the case budget for the scripts that aim at the Lua budgets
+
+
+def test_fuzz_lua_budgets(worker, record):
+    """Scripts whose load or calls hold what could outrun the budget in one C call (long elseif, and/or,
+    break chains, labels, nested names, compiled as files or through load; table.insert/remove far out,
+    unpack and concat ranges, rep, format widths, gsub escapes): none may take over 3 x its CPU net."""
+    name = "Lua budgets"
+    failures: list[str] = []
+
+    def run(content):
+        outcome = worker.run("lua", {"content": content})
+        record(name, outcome)
+        if outcome.failed:
+            failures.append(f"{outcome.kind}: {outcome.detail}\n  input: {_keep(name, len(failures), content)}")
+
+    case = given(content=lua_budget_programs())(run)
+    for script in lua_budget_examples():
+        case = example(content=script)(case)
+    case = seed(zlib.crc32(name.encode()))(case)
+    fuzz_settings(cases_for(name, LUA_BUDGETS_WEIGHT, TOTAL_WEIGHT + LUA_BUDGETS_WEIGHT))(case)()
+    assert not failures, f"{len(failures)} of the {name} cases failed:\n" + "\n".join(failures[:SHOWN])
+
+
+def _load_with_net(seconds: float):
+    def run(payload):
+        from emucore.lua import LuaScripts
+
+        # one C call of tens of milliseconds (3 million matches) at load time
+        LuaScripts([("s.lua", "local n = select(2, string.rep('a', 3e6):gsub('a', 'a'))")], object(),
+                   time_limit=seconds).reload()
+    return run
+
+
+def test_worker_fails_a_lua_load_past_its_budget():
+    """A load or call that overruns its CPU-time net threefold is a failure, whatever it answered (the
+    load below fails with 'time limit exceeded', an error the case would otherwise accept)."""
+    from tests.fuzz.worker import classify, watch_lua_budgets
+
+    pytest.importorskip("lupa")
+    watch_lua_budgets()
+    escaped = classify(_load_with_net(0.001), {})
+    assert escaped.kind == "budget" and escaped.failed, escaped
+    assert "Lua run_file ('s.lua') took" in escaped.detail and "over 3 x its 0.001 s net" in escaped.detail
+    assert classify(_load_with_net(1.0), {}).kind == "ok"

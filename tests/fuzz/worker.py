@@ -16,6 +16,7 @@ import signal
 import struct
 import subprocess
 import sys
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,12 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_LIMIT = 3 << 30  # address space of a worker: a case that wants more is a blow-up
 CASE_SECONDS = 30.0  # wall time of one case on a loaded 2-core machine; a case past it hangs
+LUA_BUDGET_FACTOR = 3.0  # a Lua load or call whose CPU time passes this many times its net escaped its budget
+_lua_escapes: list[str] = []  # what the watch saw during the case running now
 
 
 @dataclass(frozen=True)
 class Outcome:
     """``kind`` is ``ok``, ``error`` (an EmucoreError naming the file), or a failure: ``unnamed`` (an
-    EmucoreError that does not name the file), ``raw`` (another exception), ``crash``, ``hang``."""
+    EmucoreError that does not name the file), ``raw`` (another exception), ``crash``, ``hang``,
+    ``budget`` (a Lua load or call that took over :data:`LUA_BUDGET_FACTOR` times its CPU-time net,
+    whatever it returned or raised: the 30 s hang limit is far above a 1 s net)."""
 
     kind: str
     detail: str = ""
@@ -99,8 +104,42 @@ class Worker:
             self._process = None
 
 
+def watch_lua_budgets() -> None:
+    """Times every Lua load and call on the thread's CPU clock (in the process that runs the cases):
+    one past :data:`LUA_BUDGET_FACTOR` times its scope's net is noted for :func:`classify`."""
+    from emucore.lua.scope import Scope
+
+    if getattr(Scope, "_fuzz_watched", False):
+        return
+
+    def timed(method):
+        def wrapper(self, *args):
+            start = time.thread_time()
+            try:
+                return method(self, *args)
+            finally:
+                seconds, net = time.thread_time() - start, self._limits.seconds
+                if seconds > LUA_BUDGET_FACTOR * net:
+                    what = args[0] if args else ""
+                    _lua_escapes.append(f"Lua {method.__name__} ({what!r:.60}) took {seconds:.2f} s of CPU,"
+                                        f" over {LUA_BUDGET_FACTOR:g} x its {net:g} s net")
+        return wrapper
+
+    for name in ("run_file", "call", "functions"):
+        setattr(Scope, name, timed(getattr(Scope, name)))
+    Scope._fuzz_watched = True  # type: ignore[attr-defined]
+
+
 def classify(run, payload: object) -> Outcome:
     """Runs one case in this process: a target returns the names its errors must mention."""
+    _lua_escapes.clear()
+    outcome = _classify(run, payload)
+    if _lua_escapes and outcome.kind in ("ok", "error"):
+        return Outcome("budget", "; ".join(_lua_escapes)[:300] + f" (the case: {outcome.kind})")
+    return outcome
+
+
+def _classify(run, payload: object) -> Outcome:
     import warnings
 
     from emucore.errors import EmucoreError
@@ -130,6 +169,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     from tests.fuzz.targets import TARGETS
 
+    watch_lua_budgets()
     # the answers get a private copy of stdout; fd 1 itself goes where stderr goes, so that what a core
     # or the code under test prints cannot corrupt them
     stdin, stdout = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
