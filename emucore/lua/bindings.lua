@@ -98,7 +98,7 @@ end
 -- has no position rather than one inside this file
 local function run_file(source, chunkname, limit, seconds)
   arm(limit, seconds)  -- compiling counts: its CPU time is the load's
-  local f, err = compile(source, chunkname)
+  local f, err = compile(source, chunkname, true)
   if not f then
     sethook()
     tidy()

@@ -121,20 +121,22 @@ end
 local env = {}
 
 -- Compiling is one C call the count hook does not see: its superlinear paths are priced first
--- (emucore.lua.compile_cost, with the time left as its deadline), and the clock is read around it.
--- A source of at most TIMED_SOURCE bytes compiles in milliseconds whatever it holds (what the price
--- lets through included): like a short call, it reads no clock. The third result says the chunk was
--- refused (priced beyond the limit).
+-- (emucore.lua.compile_cost) and the clock is read around it. A source of at most TIMED_SOURCE bytes
+-- compiles in milliseconds whatever it holds (what the price lets through included): like a short
+-- call, it reads no clock. The pricing of a script file (at most 4 MiB, once per load) is the host's
+-- work and is not timed; that of a chunk a script loads is the script's (its deadline is the call's).
+-- The third result says the chunk was refused (priced beyond the limit).
 local TIMED_SOURCE = 65536
 
-local function compile(source, chunkname)
+local function compile(source, chunkname, file)
   local timed = #source > TIMED_SOURCE
-  if timed then past_deadline() end  -- starts the clock if this load or call has not yet
-  local refused = py_refusal(source, chunkname, budget.deadline)
+  if timed and not file then past_deadline() end  -- starts the clock if this call has not yet
+  local refused = py_refusal(source, chunkname, (not file) and budget.deadline or nil)
   if refused ~= nil then
     if refused == "time limit exceeded" then trip(refused) end
     return nil, refused, true
   end
+  if timed and file then past_deadline() end
   local f, err
   if is_luajit then
     f, err = load(source, chunkname, "t", env)  -- text only: no bytecode, even after a '#!' line

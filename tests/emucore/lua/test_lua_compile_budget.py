@@ -126,3 +126,16 @@ def test_compiling_counts_against_the_cpu_time_net() -> None:
     lua = LuaScripts([("s.lua", script)], object(), time_limit=0.0005)
     with pytest.raises(LuaError, match="time limit exceeded"):
         lua.call("f")
+
+
+def test_pricing_a_long_script_file_is_not_the_scripts_time() -> None:
+    """A plain 3.4 MB script (under the 4 MiB cap) is walked whole to be priced, which takes longer than
+    LuaJIT's own compiling: that is the host's work, not the load's 1 s."""
+    body = "".join(f"  c = c + a * {k} - b\n" for k in range(25))
+    source = "".join(f"function f{i}(a, b)\n  local c = {i}\n{body}  return c\nend\n" for i in range(6_000))
+    source += "function g() return f7(1, 2) end\n"
+    assert len(source) > 3_000_000 and refusal(source.encode(), b"@big.lua") is None
+    lua = LuaScripts([("big.lua", source)], object())
+    lua.reload()
+    assert lua.load_errors == []
+    assert lua.call("g") == 7 + sum(range(25)) - 2 * 25
