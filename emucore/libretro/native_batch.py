@@ -25,6 +25,10 @@ def closed_error() -> EmulatorClosedError:
     return EmulatorClosedError("the vector env is closed")
 
 
+def _free(pool: Any, outlive: tuple) -> None:
+    lib.emu_batch_free(pool)  # closes, waits for the envs stepping and joins the threads
+
+
 class NativeBatch:
     """``num_envs`` slots over batch arrays, stepped by ``threads`` native threads (the caller of ``recv`` is one).
 
@@ -75,7 +79,11 @@ class NativeBatch:
         pool = lib.emu_batch_new(self.slots, num_envs, max(1, threads))
         if pool == ffi.NULL:
             raise MemoryError(f"could not start {threads} threads for {num_envs} envs")
-        self._pool = ffi.gc(pool, lib.emu_batch_free)  # once collected: no thread is in a call of it
+        # Freed once collected (no thread is then in a call of it). The slots, the rows they point at and the envs'
+        # emulators must outlive the pool's threads, which may still be stepping an env nobody receives: the
+        # destructor holds them, so they go after it (an object's attributes are freed in no set order).
+        outlive = (self.slots, self._keep, self._env_keep)
+        self._pool = ffi.gc(pool, lambda pool: _free(pool, outlive))
         self._ids = ffi.new("int32_t[]", num_envs)
         self._id_array = np.frombuffer(ffi.buffer(self._ids), dtype=np.int32)
 

@@ -12,6 +12,10 @@ from emucore.libretro.save_dirs import remove_save_dir
 POLL_S = 0.001  # how often enter_when_free looks whether the call in flight has returned
 
 
+def set_buttons(host: Any, port: int, bits: int) -> None:
+    host.buttons[port] = bits
+
+
 def memory_region_of(host: Any, region_id: int) -> tuple[Any, int]:
     """retro_get_memory_data and _size of one region, in one trip through CoreSession's call wrapper."""
     return lib.emu_get_memory_data(host, region_id), lib.emu_get_memory_size(host, region_id)

@@ -32,7 +32,7 @@ import numpy as np
 from emucore.errors import CoreError, CoreLoadError, EmulatorBusyError, EmulatorClosedError
 from emucore.libretro import environment
 from emucore.libretro._native import ffi, lib
-from emucore.libretro.native_host import NativeHost, memory_region_of
+from emucore.libretro.native_host import NativeHost, memory_region_of, set_buttons
 from emucore.libretro.options import OptionStore
 from emucore.libretro.private_library import private_copy
 from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
@@ -242,8 +242,9 @@ class CoreSession:
         self._call_guarded("retro_reset", lib.emu_reset)
 
     def set_button_flags(self, port: int, flags: np.ndarray) -> None:
-        """One uint8 flag per button (at most 16); like ``set_button_bits``, no call into the core."""
-        lib.emu_set_buttons(self._live_host(), port, ffi.from_buffer(flags), flags.size)
+        """One uint8 flag per button (at most 16); like ``set_button_bits``, no call into the core, but under its
+        busy flag: the buttons are read by a frame running on another thread."""
+        self._call(lib.emu_set_buttons, port, ffi.from_buffer(flags), flags.size)
 
     def press(self, port: int, flags: np.ndarray, table: Any) -> bool:
         """Flags (1-byte, 0 or 1) through a ``uint16_t *`` table, or NULL; False if a flag is not 0 or 1."""
@@ -258,7 +259,7 @@ class CoreSession:
         return result
 
     def set_button_bits(self, port: int, bits: int) -> None:
-        self._live_host().buttons[port] = bits
+        self._call(set_buttons, port, bits)
 
     @property
     def host_pointer(self) -> Any:
@@ -370,7 +371,7 @@ class CoreSession:
 
     def close(self) -> None:
         """Unloads the core once no memory view is left; waits for a call on another thread."""
-        if self._closed:
+        if self._closed or self._native.freed:  # freed: the session was garbage (a __del__ in its cycle runs late)
             return
         host = self._host
         token = next(_CALL_TOKENS)
