@@ -26,11 +26,9 @@ what the interrupted step left in flight.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import weakref
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -41,7 +39,7 @@ from emucore.env.make import make
 from emucore.env.step_queue import StepQueue, weak_method
 from emucore.env.vector_infos import check_batch, merge_infos
 from emucore.env.vector_native import BatchStepper
-from emucore.errors import EmulatorBusyError
+from emucore.env.vector_threads import one_thread
 from emucore.libretro.native_batch import closed_error
 
 
@@ -128,7 +126,7 @@ class RetroVectorEnv(VectorEnv):
         """Waits for every env's task and returns the infos in env order; a failing env raises once every
         env has run, so no env is left stepping."""
         assert self._queue is not None  # made by _start
-        done = self._queue.take(self.num_envs)  # interrupted: _turn lets the envs finish before raising
+        done = self._queue.take(self.num_envs)  # interrupted: _interrupted_by lets them finish
         self._python_flight[:] = False
         infos: list[dict] = [{}] * self.num_envs
         for (index, _, _), result in done:
@@ -144,58 +142,61 @@ class RetroVectorEnv(VectorEnv):
         obs, infos = self.reset_each(seed=seed, options=options)
         return obs, self._merge(infos)
 
+    @one_thread("reset")
     def reset_each(self, *, seed: int | list[int | None] | None = None,
                    options: dict | list[dict | None] | None = None) -> tuple[np.ndarray, list[dict]]:
         """``reset()`` with each env's own info, a list in env order, instead of Gymnasium's batched dict
         (for adapters whose infos are a list, such as emucore.sb3). ``seed`` and ``options`` may be lists,
         one per env."""
-        with self._turn("reset"):
-            seeds = self._seeds(seed)
-            each = options if isinstance(options, list) else [options] * self.num_envs
-            self._waiting = True
-            infos = self._parallel([(index, "reset", (seeds[index], each[index])) for index in range(self.num_envs)])
-            self._waiting = False
-            return (self._observations.copy() if self.copy else self._observations), infos
+        seeds = self._seeds(seed)
+        each = options if isinstance(options, list) else [options] * self.num_envs
+        self._waiting = True
+        infos = self._parallel([(index, "reset", (seeds[index], each[index])) for index in range(self.num_envs)])
+        self._waiting = False
+        return (self._observations.copy() if self.copy else self._observations), infos
 
+    @one_thread("step")
     def step(self, actions):
-        with self._turn(None):
-            self.step_async(actions)
-            return self.step_wait()
+        self._step_async(actions)
+        return self._step_wait(batched=True)
 
+    @one_thread("step")
     def step_async(self, actions) -> None:
         """Starts stepping every env with its row of ``actions``; ``step_wait()`` returns the results."""
-        with self._turn("step"):
-            check_batch(actions, self.num_envs, "step()")
-            self._waiting = True  # until step_wait() returns: an interrupt leaves it set
-            self._sync_native = self._send_native(self._all, actions)
-            if not self._sync_native:
-                self._start([(index, "step", actions[index]) for index in range(self.num_envs)])
+        self._step_async(actions)
 
+    @one_thread(None)
     def step_wait(self):
         """The results of the step ``step_async()`` started, as ``step()`` returns them."""
-        with self._turn(None):
-            if self._sync_native and self._waiting:
-                assert self._native is not None  # _sync_native: it sent
-                _, python = self._native.receive(self.num_envs)
-                self._waiting = False
-                return self._results(self._native.batched_info(self._all, python, self._merge))
-            obs, rewards, terminations, truncations, infos = self.step_wait_each()
-            return obs, rewards, terminations, truncations, self._merge(infos)
+        return self._step_wait(batched=True)
 
+    @one_thread(None)
     def step_wait_each(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[dict]]:
         """``step_wait()`` with each env's own info, a list in env order, instead of Gymnasium's batched dict;
         under SAME_STEP an env reset in this step has ``final_obs`` and ``final_info`` in its info."""
-        with self._turn(None):
-            if not self._waiting:
-                raise RuntimeError("step_wait() without step_async(): no step is in progress")
-            if self._sync_native:
-                assert self._native is not None  # _sync_native: it sent
-                _, python = self._native.receive(self.num_envs)
-                infos: Any = self._native.infos(self._all, python)
-            else:
-                infos = self._collect()
-            self._waiting = False
-            return self._results(infos)
+        return self._step_wait(batched=False)
+
+    def _step_async(self, actions: Any) -> None:
+        check_batch(actions, self.num_envs, "step()")
+        self._waiting = True  # until the step's results are returned: an interrupt leaves it set
+        self._sync_native = self._send_native(self._all, actions)
+        if not self._sync_native:
+            self._start([(index, "step", actions[index]) for index in range(self.num_envs)])
+
+    def _step_wait(self, batched: bool) -> Any:
+        if not self._waiting:
+            raise RuntimeError("step_wait() without step_async(): no step is in progress")
+        if self._sync_native:
+            assert self._native is not None  # _sync_native: it sent
+            _, python = self._native.receive(self.num_envs)
+            infos = self._native.batched_info(self._all, python, self._merge) if batched \
+                else self._native.infos(self._all, python)
+        else:
+            infos = self._collect()
+            if batched:
+                infos = self._merge(infos)
+        self._waiting = False
+        return self._results(infos)
 
     def _results(self, infos: Any) -> Any:
         return (
@@ -208,90 +209,77 @@ class RetroVectorEnv(VectorEnv):
 
     # ---- the asynchronous form (EnvPool's): each env steps as soon as its action is sent ----
 
+    @one_thread("async_reset")
     def async_reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None) -> None:
         """Starts resetting every env; ``recv()`` returns their first observations, ``batch_size`` at a time."""
-        with self._turn("async_reset"):
-            seeds = self._seeds(seed)
-            self._waiting = True  # while starting: an interrupt leaves the next reset to settle
-            self._start([(index, "reset", (seeds[index], options)) for index in range(self.num_envs)])
-            self._waiting = False
+        seeds = self._seeds(seed)
+        self._waiting = True  # while starting: an interrupt leaves the next reset to settle
+        self._start([(index, "reset", (seeds[index], options)) for index in range(self.num_envs)])
+        self._waiting = False
 
+    @one_thread(None)
     def send(self, actions, env_id=None) -> None:
         """Starts stepping the envs ``env_id`` (default: those the last ``recv()`` returned) with ``actions``,
         one row each. An env whose episode ended at its last step is reset instead (autoreset, next step)."""
-        with self._turn(None):
-            if self._interrupted:
-                self._settle()
-            ids = self._received if env_id is None else np.asarray(env_id).reshape(-1)
-            valid = ids.dtype.kind in "iu" and not ((ids < 0) | (ids >= self.num_envs)).any()
-            if not valid or len(set(ids.tolist())) < len(ids):
-                raise ValueError(f"env_id must be distinct env indices in [0, {self.num_envs}), got {ids.tolist()}")
-            check_batch(actions, len(ids), "send()")
-            busy = ids[self._python_flight[ids] | self._native_flight[ids]]
-            if len(busy):
-                raise ValueError(f"envs {busy.tolist()} are still stepping: recv() their results before sending again")
-            self._waiting = True
-            if not self._send_native(ids.astype(np.int32), actions):
-                self._start([(int(index), "step", action) for index, action in zip(ids, actions)])
-            self._waiting = False
+        if self._interrupted:
+            self._settle()
+        ids = self._received if env_id is None else np.asarray(env_id).reshape(-1)
+        valid = ids.dtype.kind in "iu" and not ((ids < 0) | (ids >= self.num_envs)).any()
+        if not valid or len(set(ids.tolist())) < len(ids):
+            raise ValueError(f"env_id must be distinct env indices in [0, {self.num_envs}), got {ids.tolist()}")
+        check_batch(actions, len(ids), "send()")
+        busy = ids[self._python_flight[ids] | self._native_flight[ids]]
+        if len(busy):
+            raise ValueError(f"envs {busy.tolist()} are still stepping: recv() their results before sending again")
+        self._waiting = True
+        if not self._send_native(ids.astype(np.int32), actions):
+            self._start([(int(index), "step", action) for index, action in zip(ids, actions)])
+        self._waiting = False
 
+    @one_thread(None)
     def recv(self):
         """The next ``batch_size`` envs to finish: (observations, rewards, terminations, truncations, infos),
         rows in the order they finished; ``infos["env_id"]`` says which env each row is."""
-        with self._turn(None):
-            python_flight, native_flight = int(self._python_flight.sum()), int(self._native_flight.sum())
-            receiving = self._native is not None and self._native.receiving
-            if not (python_flight or native_flight or receiving):
-                raise RuntimeError("recv() before send() or async_reset(): no env is stepping")
-            count = self.batch_size
-            # envs the Python threads have finished come first
-            ready = self._queue.finished() if python_flight and self._queue is not None else 0
-            native = min(count - min(ready, count), native_flight) or int(receiving)
-            python_ids, python_infos = [], []
-            if count > native and python_flight:  # resets, and envs C cannot step
-                assert self._queue is not None  # made by _start
-                done = self._queue.take(min(count - native, python_flight))
-                python_ids = [index for (index, _, _), _ in done]
-                self._python_flight[python_ids] = False
-                for _, result in done:
-                    if isinstance(result, BaseException):
-                        raise result
-                python_infos = [result for _, result in done]
-            ids = np.array(python_ids, dtype=np.int64)
-            if native:
-                assert self._native is not None
-                native_ids, finished = self._native.receive(native)
-                ids = np.concatenate([ids, native_ids])
-                batch = self._merge(python_infos + self._native.infos(native_ids, finished)) if python_infos \
-                    else self._native.batched_info(native_ids, finished, self._merge)
-            else:
-                batch = self._merge(python_infos)
-            self._received = ids
-            batch["env_id"] = ids
-            return self._observations[ids], self._rewards[ids], self._terminations[ids], self._truncations[ids], batch
+        python_flight, native_flight = int(self._python_flight.sum()), int(self._native_flight.sum())
+        receiving = self._native is not None and self._native.receiving
+        if not (python_flight or native_flight or receiving):
+            raise RuntimeError("recv() before send() or async_reset(): no env is stepping")
+        count = self.batch_size
+        # envs the Python threads have finished come first
+        ready = self._queue.finished() if python_flight and self._queue is not None else 0
+        native = min(count - min(ready, count), native_flight) or int(receiving)
+        python_ids, python_infos = [], []
+        if count > native and python_flight:  # resets, and envs C cannot step
+            assert self._queue is not None  # made by _start
+            done = self._queue.take(min(count - native, python_flight))
+            python_ids = [index for (index, _, _), _ in done]
+            self._python_flight[python_ids] = False
+            for _, result in done:
+                if isinstance(result, BaseException):
+                    raise result
+            python_infos = [result for _, result in done]
+        ids = np.array(python_ids, dtype=np.int64)
+        if native:
+            assert self._native is not None
+            native_ids, finished = self._native.receive(native)
+            ids = np.concatenate([ids, native_ids])
+            batch = self._merge(python_infos + self._native.infos(native_ids, finished)) if python_infos \
+                else self._native.batched_info(native_ids, finished, self._merge)
+        else:
+            batch = self._merge(python_infos)
+        self._received = ids
+        batch["env_id"] = ids
+        return self._observations[ids], self._rewards[ids], self._terminations[ids], self._truncations[ids], batch
 
     # ---- threads and interrupts ----
 
-    @contextlib.contextmanager
-    def _turn(self, starts: str | None) -> Iterator[None]:
-        """A call of the stepping thread: refused while another thread steps, or once closed; ``starts`` (the
-        method's name) starts a step or reset: it settles an interrupted one first, and refuses to run while a
-        step or envs sent asynchronously are in progress."""
-        if not self._stepping.acquire(blocking=False):
-            raise EmulatorBusyError("the vector env is being stepped on another thread: one thread at a time steps "
-                                    "a vector env")
-        try:
-            self._check_turn(starts)
-            try:
-                yield
-            except BaseException as error:  # the step or reset in progress did not return
-                if self._waiting and not self._closed:
-                    self._interrupted = True
-                    if isinstance(error, KeyboardInterrupt):
-                        self._settle()  # the envs finish the step before the interrupt is raised (a second: later)
-                raise
-        finally:
-            self._stepping.release()
+    def _interrupted_by(self, error: BaseException) -> None:
+        """A step or reset in progress raised: the next one settles it; after Ctrl-C, the envs in flight finish
+        before the interrupt is raised (a second one leaves that to the next call)."""
+        if self._waiting and not self._closed:
+            self._interrupted = True
+            if isinstance(error, KeyboardInterrupt):
+                self._settle()
 
     def _check_turn(self, starts: str | None) -> None:
         if self._closed:

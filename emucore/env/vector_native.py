@@ -177,7 +177,14 @@ class BatchStepper:
         assert batch is not None
         receiving = self._receiving
         if receiving is None:
+            ids = batch.recv(count)  # usually all of them, each stepped in C (an interrupt here: _lost finds them)
+            if len(ids) == count and batch.status[ids[-1]] == native_batch.OK:
+                with self._guard:
+                    self.flying[slice(None) if count == batch.num_envs else ids] = False
+                return ids, {}
             receiving = self._receiving = Receiving(count)
+            if len(ids):
+                self._landed(receiving, ids, only_last=True)
         while receiving.left > 0:
             ids = batch.recv(receiving.left)
             if len(ids):
@@ -207,19 +214,20 @@ class BatchStepper:
         unless ``only_last`` is False) are given back and finished on Python's path."""
         batch = self._batch
         assert batch is not None
-        with self._guard:
+        check = ids[-1:] if only_last else ids
+        tasks = []
+        with self._guard:  # one section: no other thread gives an env back between its landing and its task
             self.flying[ids] = False
+            for index in check.tolist():
+                status = int(batch.status[index])
+                if status != native_batch.OK:
+                    tasks.append((index, status, self._lent[index]))
+                    self._give_back(index)
         receiving.parts.append(ids)
         receiving.left -= len(ids)
-        check = ids[-1:] if only_last else ids
-        for index in check.tolist():
-            status = int(batch.status[index])
-            if status != native_batch.OK:
-                with self._guard:
-                    task = (index, status, self._lent[index])
-                    self._give_back(index)
-                receiving.tasks.append(task)
-                self._finishing().put([task])
+        for task in tasks:
+            receiving.tasks.append(task)
+            self._finishing().put([task])
 
     def _lost(self) -> np.ndarray:
         """Envs this side thinks in flight that C no longer holds: handed back by a recv whose ids an interrupt
