@@ -9,6 +9,7 @@ itself rather than sleeping.
 from __future__ import annotations
 
 import collections
+import signal
 import threading
 import weakref
 from collections.abc import Callable
@@ -64,9 +65,7 @@ class StepQueue(Generic[Task]):
                 if not self._queued:
                     self._changed.wait()
                     continue
-                task = self._queued.popleft()
-                self._running += 1
-            self._finish(task)  # this thread steps an env instead of waiting
+            self._finish_one_here()  # this thread steps an env instead of waiting
 
     def run(self, tasks: list[Task]) -> list[tuple[Task, Any]]:
         """Puts ``tasks`` and takes them all once finished (no other task may be pending)."""
@@ -103,6 +102,28 @@ class StepQueue(Generic[Task]):
             self._running -= 1
             self._finished.append((task, result))
             self._changed.notify_all()
+
+    def _finish_one_here(self) -> None:
+        """Takes a queued task, if one is left, and finishes it on this thread (the one waiting in ``take``). On the
+        main thread, Ctrl-C waits until the task is finished and kept, then is raised: an env's step or reset cut
+        in its middle would leave the env half done, and a task taken and not kept would never be taken."""
+        main = threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        interrupted: list[int] = []
+        try:
+            if main:  # inside the try: the finally puts the default handler back whatever lands where
+                signal.signal(signal.SIGINT, lambda number, _frame: interrupted.append(number))
+            with self._lock:
+                if not self._queued:
+                    return
+                task = self._queued.popleft()
+                self._running += 1
+            self._finish(task)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+        if interrupted:
+            raise KeyboardInterrupt
 
     def _serve(self) -> None:
         while True:
