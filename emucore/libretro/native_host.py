@@ -32,11 +32,13 @@ class NativeHost:
         self.initialized = False  # retro_init ran
         self.game_loaded = False
         self.freed = False
+        self.closing = False  # a close() waits for the busy flag, or holds it
 
     def enter_when_free(self, token: int) -> bool:
         """Takes the busy flag (host.h) for ``token`` once the call in flight on another thread (or the batch
         step's) returns; False, with nothing taken, if the process is ending: a daemon thread stopped inside the
-        core never leaves it."""
+        core never leaves it. Marks the host ``closing``: a call refused meanwhile is told it is closed."""
+        self.closing = True
         while not lib.emu_host_enter(self.host, token):
             if sys.is_finalizing():
                 return False

@@ -154,11 +154,12 @@ class CoreSession:
     def closed_error(self) -> EmulatorClosedError:
         return EmulatorClosedError(f"{self.label} is closed")
 
-    def _busy(self) -> EmulatorBusyError:
+    def _busy(self) -> EmulatorBusyError | EmulatorClosedError:
         if self.callback_thread == threading.get_ident():
             return EmulatorBusyError(f"{self.label} was called from inside one of its own callbacks")
-        return EmulatorBusyError(f"{self.label} is running on another thread; an emulator is used by one thread at "
-                                 "a time (make one emulator per thread)")
+        if self._native.closing:  # the other thread is closing it: what the caller meets is the close
+            return self.closed_error()
+        return EmulatorBusyError(f"{self.label} is running on another thread; one thread at a time uses an emulator")
 
     def _raise_callback_errors(self) -> None:
         errors, self._errors = self._errors, []
@@ -373,8 +374,7 @@ class CoreSession:
         """Unloads the core once no memory view is left; waits for a call on another thread."""
         if self._closed or self._native.freed:  # freed: the session was garbage (a __del__ in its cycle runs late)
             return
-        host = self._host
-        token = next(_CALL_TOKENS)
+        host, token = self._host, next(_CALL_TOKENS)
         try:
             if self.callback_thread == threading.get_ident():
                 raise EmulatorBusyError(f"{self.label} cannot be closed from inside one of its own callbacks")
