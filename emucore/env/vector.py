@@ -307,17 +307,7 @@ class RetroVectorEnv(VectorEnv):
 
     def _send_native(self, ids: np.ndarray, actions: Any) -> bool:
         """Starts the envs ``ids`` in C; False, with nothing started, where Python steps them."""
-        native = self._native
-        if native is None:
-            return False
-        with native.guard():
-            if not native.lend(ids):
-                return False
-            if native.send(ids, actions):
-                return True
-        for index in ids.tolist():
-            native.give_back(index)
-        return False
+        return self._native is not None and self._native.start(ids, actions)
 
     def _start(self, tasks: list[tuple[int, str, Any]]) -> None:
         if self._queue is None:

@@ -67,9 +67,19 @@ class BatchStepper:
 
     # ---- lending ----
 
-    def lend(self, ids: np.ndarray) -> bool:
-        """Lends the envs ``ids`` (none stepping) to C; False, with those handed back, if one's step needs Python.
-        The caller holds ``guard()`` (so that no other thread gives them back before they are sent)."""
+    def start(self, ids: np.ndarray, actions: Any) -> bool:
+        """Lends the envs ``ids`` (none stepping) to C and starts stepping them with ``actions``, a row each;
+        False, with those handed back and nothing started, where Python steps them (an env's step needs Python,
+        or the batch is not whole numbers of the space's shape: Python's path checks it)."""
+        with self._guard:  # no other thread gives them back between their lending and their sending
+            if self._lend(ids) and self._send(ids, actions):
+                return True
+            for index in ids.tolist():
+                self._give_back(index)
+            return False
+
+    def _lend(self, ids: np.ndarray) -> bool:
+        """Lends the envs ``ids`` to C; False if one's step needs Python."""
         if self._lent_count == len(self._lent):
             return True
         envs, autoreset = self._vector._envs, self._vector._autoreset
@@ -79,8 +89,6 @@ class BatchStepper:
                 lent = batch_slots.lend(envs[index], batch, index, self._tables, bool(autoreset[index]),
                                         self._same_step)
                 if lent is None:
-                    for other in ids.tolist():
-                        self._give_back(other)
                     return False
                 self._lent[index] = lent
                 self._lent_count += 1
@@ -110,10 +118,6 @@ class BatchStepper:
         """A receive was interrupted: the next ``receive`` goes on with it."""
         return self._receiving is not None
 
-    def guard(self) -> threading.Lock:
-        """The lock under which envs are lent, given back and marked in flight."""
-        return self._guard
-
     def give_back(self, index: int) -> None:
         """Hands env ``index`` back to Python (it must not be in flight)."""
         with self._guard:
@@ -136,12 +140,11 @@ class BatchStepper:
 
     # ---- stepping ----
 
-    def send(self, ids: np.ndarray, actions: Any) -> bool:
-        """Starts stepping the envs ``ids`` (all lent) with ``actions``, a row each; False, with nothing
-        started, where the batch is not whole numbers of the space's shape (Python then steps and checks it).
-        The caller holds ``guard()``."""
+    def _send(self, ids: np.ndarray, actions: Any) -> bool:
+        """Starts stepping the envs ``ids`` (all lent) with ``actions``; False, with nothing started, where the
+        batch is not whole numbers of the space's shape."""
         batch = self._batch
-        assert batch is not None  # made by lend
+        assert batch is not None  # made by _lend
         array = np.asarray(actions)
         if array.dtype.kind not in "biu" or array.size != len(ids) * self._action_columns or len(array) != len(ids):
             return False
@@ -195,10 +198,7 @@ class BatchStepper:
                 self._landed(receiving, lost, only_last=False)
             elif not self.flying.any():
                 break  # nothing more is in flight
-        if receiving.tasks:
-            done = self._finishing().take(len(receiving.tasks))
-        else:
-            done = []
+        done = self._finishing().take(len(receiving.tasks)) if receiving.tasks else []
         self._receiving = None
         received = receiving.parts[0] if len(receiving.parts) == 1 else (
             np.concatenate(receiving.parts) if receiving.parts else np.zeros(0, dtype=np.int64))
@@ -225,9 +225,9 @@ class BatchStepper:
                     self._give_back(index)
         receiving.parts.append(ids)
         receiving.left -= len(ids)
-        for task in tasks:
-            receiving.tasks.append(task)
-            self._finishing().put([task])
+        if tasks:
+            receiving.tasks.extend(tasks)
+            self._finishing().put(tasks)
 
     def _lost(self) -> np.ndarray:
         """Envs this side thinks in flight that C no longer holds: handed back by a recv whose ids an interrupt

@@ -59,6 +59,44 @@ def test_close_from_another_thread_during_steps_ends_them_with_closed(native):
             vec.reset()
 
 
+def step_beside(vec: RetroVectorEnv, actions: list[np.ndarray], call: Callable[[], object],
+                seconds: float = 1.5, attempts: int | None = None) -> tuple[int, int, dict[str, int]]:
+    """Steps ``vec`` for ``seconds`` (or ``attempts`` times: as many steps however slow the machine, a sanitizer
+    build's say) while another thread calls ``call()`` over and over: the steps that ran, those
+    refused as busy (an env's emulator the other thread was inside when the batch came to it, as on Python's
+    path), and the other thread's calls that ran and were refused as busy. Any other error fails the test."""
+    stop = threading.Event()
+    tally = {"ran": 0, "busy": 0}
+    failures: list[BaseException] = []
+
+    def other() -> None:
+        while not stop.is_set():
+            try:
+                call()
+                tally["ran"] += 1
+            except EmulatorBusyError as error:
+                assert "another thread" in str(error)
+                tally["busy"] += 1
+            except BaseException as error:  # noqa: BLE001 - reported below
+                failures.append(error)
+                return
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    steps = refused = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end if attempts is None else steps + refused < attempts:
+        try:
+            vec.step(actions[steps % len(actions)])
+            steps += 1
+        except EmulatorBusyError:
+            refused += 1
+    stop.set()
+    thread.join()
+    assert not failures, failures
+    return steps, refused, tally
+
+
 @pytest.mark.parametrize("call", ["step", "set_state", "get_ram"])
 def test_an_env_called_from_another_thread_while_the_batch_steps_it_is_refused_or_runs(call):
     vec = RetroVectorEnv(GAME, 4, num_threads=2)
@@ -69,40 +107,8 @@ def test_an_env_called_from_another_thread_while_the_batch_steps_it_is_refused_o
         assert vec.native_envs.all()
         em = vec.envs[0].unwrapped.em  # a reference a monitor thread would keep
         state = em.get_state()
-        stop = threading.Event()
-        tally = {"ran": 0, "busy": 0}
-        failures: list[BaseException] = []
-
-        def other() -> None:
-            while not stop.is_set():
-                try:
-                    if call == "step":
-                        em.step()
-                    elif call == "set_state":
-                        em.set_state(state)
-                    else:
-                        em.get_ram()
-                    tally["ran"] += 1
-                except EmulatorBusyError as error:
-                    assert "another thread" in str(error)
-                    tally["busy"] += 1
-                except BaseException as error:  # noqa: BLE001 - reported below
-                    failures.append(error)
-                    return
-
-        thread = threading.Thread(target=other)
-        thread.start()
-        steps = refused = 0
-        end = time.monotonic() + 1.5
-        while time.monotonic() < end:
-            try:
-                vec.step(actions[steps % len(actions)])
-                steps += 1
-            except EmulatorBusyError:
-                refused += 1  # the env's step found its emulator busy: refused, as on Python's path
-        stop.set()
-        thread.join()
-        assert not failures, failures
+        calls = {"step": em.step, "set_state": lambda: em.set_state(state), "get_ram": em.get_ram}
+        steps, refused, tally = step_beside(vec, actions, calls[call])
         assert steps > 0 and tally["busy"] + refused > 0, (steps, tally, refused)
         vec.step(actions[0])  # still usable
     finally:
@@ -114,34 +120,10 @@ def test_reading_envs_from_another_thread_while_stepping_is_safe():
     try:
         vec.reset(seed=0)
         actions = actions_for(vec)
-        stop = threading.Event()
-        reads = [0]
-        failures: list[BaseException] = []
-
-        def reader() -> None:
-            while not stop.is_set():
-                try:
-                    vec.envs[reads[0] % 4].unwrapped.get_ram()
-                    reads[0] += 1
-                except EmulatorBusyError:
-                    pass  # an env in flight: its emulator is the batch's
-                except BaseException as error:  # noqa: BLE001 - reported below
-                    failures.append(error)
-                    return
-
-        thread = threading.Thread(target=reader)
-        thread.start()
-        steps = 0
-        for n in range(300):
-            try:
-                vec.step(actions[n % len(actions)])
-                steps += 1
-            except EmulatorBusyError:
-                pass  # the reader was inside an env's emulator when the batch came to it: that env's step is refused
-        stop.set()
-        thread.join()
-        assert not failures, failures
-        assert reads[0] > 0 and steps > 0
+        reads = itertools.count()
+        steps, _, tally = step_beside(vec, actions, lambda: vec.envs[next(reads) % 4].unwrapped.get_ram(),
+                                      attempts=300)
+        assert tally["ran"] > 0 and steps > 0
         vec.step(actions[0])
     finally:
         vec.close()
