@@ -324,21 +324,19 @@ static int guarded(emu_host *h, void (*call)(void *), void *context) {
     return emu_guarded_call(call, context, h->error, sizeof h->error);
 }
 
-int emu_init(emu_host *h) {
+/* call(context) with h the current host: 0, or -1 if the core threw (for an entry point with nothing else to do
+ * inside, as reset and load_game have) */
+static int entered_guarded(emu_host *h, void (*call)(void *), void *context) {
     if (!h) return 0;
     ENTER(h);
-    int threw = guarded(h, call_init, h);
+    int threw = guarded(h, call, context);
     LEAVE();
     return threw;
 }
 
-int emu_deinit(emu_host *h) {
-    if (!h) return 0;
-    ENTER(h);
-    int threw = guarded(h, call_deinit, h);
-    LEAVE();
-    return threw;
-}
+int emu_init(emu_host *h) { return entered_guarded(h, call_init, h); }
+
+int emu_deinit(emu_host *h) { return entered_guarded(h, call_deinit, h); }
 
 void emu_get_system_info(emu_host *h, struct retro_system_info *info) {
     if (!h) return;
@@ -364,13 +362,7 @@ int emu_load_game(emu_host *h, const struct retro_game_info *game) {
     return threw ? -1 : call.ok;
 }
 
-int emu_unload_game(emu_host *h) {
-    if (!h) return 0;
-    ENTER(h);
-    int threw = guarded(h, call_unload_game, h);
-    LEAVE();
-    return threw;
-}
+int emu_unload_game(emu_host *h) { return entered_guarded(h, call_unload_game, h); }
 
 int emu_run(emu_host *h) {
     if (!h) return 0;
@@ -407,21 +399,13 @@ int emu_reset(emu_host *h) {
 }
 
 size_t emu_serialize_size(emu_host *h) {
-    if (!h) return 0;
-    ENTER(h);
     struct size_call call = {h, 0};
-    int threw = guarded(h, call_serialize_size, &call);
-    LEAVE();
-    return threw ? 0 : call.size;
+    return entered_guarded(h, call_serialize_size, &call) ? 0 : call.size;
 }
 
 int emu_serialize(emu_host *h, void *data, size_t size) {
-    if (!h) return 0;
-    ENTER(h);
     struct serialize_call call = {h, data, size, false};
-    int threw = guarded(h, call_serialize, &call);
-    LEAVE();
-    return threw ? -1 : call.ok;
+    return entered_guarded(h, call_serialize, &call) ? -1 : call.ok;
 }
 
 int emu_unserialize(emu_host *h, const void *data, size_t size) {

@@ -165,7 +165,7 @@ struct emu_batch {
     int closing;
     pthread_t *threads;
     int32_t n_threads;
-    int freed_lock;          /* the mutex and conditions were made (emu_batch_free destroys them) */
+    int synced;              /* the mutex and conditions were made (emu_batch_free destroys them) */
 };
 
 static int32_t ring_next(const emu_batch *b, int32_t at) {
@@ -257,7 +257,7 @@ emu_batch *emu_batch_new(emu_batch_env *envs, int32_t n, int32_t threads) {
     pthread_cond_init(&b->finished, &monotonic);
     pthread_cond_init(&b->quiet, NULL);
     pthread_condattr_destroy(&monotonic);
-    b->freed_lock = 1;
+    b->synced = 1;
     for (int32_t i = 0; i < threads - 1; i++) {
         pthread_mutex_lock(&b->lock);
         b->serving++;
@@ -287,7 +287,7 @@ void emu_batch_close(emu_batch *b) {
 
 void emu_batch_free(emu_batch *b) {
     if (!b) return;
-    if (b->freed_lock) {
+    if (b->synced) {
         emu_batch_close(b);
         for (int32_t i = 0; i < b->n_threads; i++) { /* out of their loop already (close waited for serving == 0) */
             if (pthread_equal(b->threads[i], pthread_self()))
