@@ -159,7 +159,8 @@ class CoreSession:
             return EmulatorBusyError(f"{self.label} was called from inside one of its own callbacks")
         if self._native.closing:  # the other thread is closing it: what the caller meets is the close
             return self.closed_error()
-        return EmulatorBusyError(f"{self.label} is running on another thread; one thread at a time uses an emulator")
+        return EmulatorBusyError(f"{self.label} is running on another thread; an emulator is used by one thread at "
+                                 "a time (make one emulator per thread)")
 
     def _raise_callback_errors(self) -> None:
         errors, self._errors = self._errors, []
@@ -224,8 +225,7 @@ class CoreSession:
     # ---- running ----
 
     def run(self, count: int = 1) -> None:
-        self._call_guarded("retro_run", lib.emu_run) if count == 1 else \
-            self._call_guarded("retro_run", lib.emu_run_frames, count)
+        self._call_guarded("retro_run", lib.emu_run_frames, count)  # for one frame, the same as emu_run
 
     def _call_guarded(self, name: str, function: Callable[..., int], *args: Any) -> int:
         """``_call`` of a C helper whose core entry point guard.cpp catches: CoreError if the core threw (-1)."""
