@@ -6,6 +6,7 @@
 * :func:`suggest_done` / :func:`done_rules` - a done rule from alive and game-over examples
   (:func:`episode_examples` makes them from episode movies), with the evidence each rests on;
   :func:`find_onsets` - where a game over marked late (on seeing it) began;
+* :class:`ScreenNumber` - reads the number the screen draws on every frame, after a few examples;
 * :func:`check_integration` - movies and episodes replayed through an integration exactly as
   training evaluates it: rewards that are always 0 or absurd, a reward that disagrees with the
   score the screen showed, done rules that fire early, late or never, and data.json variables
@@ -21,6 +22,7 @@ from emucore.assist.done_examples import DoneExamples, episode_examples
 from emucore.assist.done_onset import Onsets, find_onsets
 from emucore.assist.done_suggestion import DoneRule, DoneRules, DoneSuggestion, done_rules, suggest_done
 from emucore.assist.report import Finding, IntegrationReport, MovieCheck
+from emucore.assist.screen_number import ScreenNumber, ScreenNumberError, Unseen
 from emucore.assist.value_candidates import Ambiguity, ValueCandidate, ValueCandidates
 from emucore.assist.value_solver import solve_value
 
@@ -36,6 +38,9 @@ __all__ = [
     "IntegrationReport",
     "MovieCheck",
     "Onsets",
+    "ScreenNumber",
+    "ScreenNumberError",
+    "Unseen",
     "ValueCandidate",
     "ValueCandidates",
     "check_integration",
