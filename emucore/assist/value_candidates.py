@@ -123,14 +123,17 @@ def byte_orders(first: ValueCandidate, second: ValueCandidate) -> str:
 
 
 class ValueCandidates(list[ValueCandidate]):
-    """The candidates, best first, with :attr:`ambiguities` between the top ones and
-    :attr:`played_frames`, the frames of play they were checked on (0: none given)."""
+    """The candidates, best first, with :attr:`ambiguities` between the top ones,
+    :attr:`played_frames`, the frames of play they were checked on (0: none given), and
+    :attr:`screen_read`, what reading the number off the screen gave (``solve_value(screen=...)``:
+    a :class:`~emucore.assist.screen_play.ScreenCheckpoints`; None without a reader)."""
 
     def __init__(self, candidates: Iterable[ValueCandidate] = (), ambiguities: Sequence[Ambiguity] = (),
-                 played_frames: int = 0):
+                 played_frames: int = 0, screen_read: Any = None):
         super().__init__(candidates)
         self.ambiguities: list[Ambiguity] = list(ambiguities)
         self.played_frames = played_frames
+        self.screen_read = screen_read
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,7 @@ def solve_value(
     limit: int = LIMIT,
     near: int = NEAR,
     nearby: Sequence[Sequence[tuple[int, StateLike]]] | None = None,
+    screen: Any = None,
 ) -> ValueCandidates:
     """The variables that read what the screen showed at each checkpoint, best first.
 
@@ -136,6 +137,11 @@ def solve_value(
         nearby: Instead of finding them in ``history``: for each checkpoint, ``(frames from it,
             state)`` of the play around it (a caller that knows the frames, as the studio's
             rewind does; at its granularity).
+        screen: A :class:`~emucore.assist.ScreenNumber` that reads the value off the screen: the
+            states of ``history`` (states, not movies) are read and a checkpoint is added at each
+            change of the number read (:func:`~emucore.assist.screen_play.screen_checkpoints`), so
+            ``checkpoints`` may then be empty. The result's ``screen_read`` says how many frames
+            were read.
 
     Returns:
         Up to ``limit`` candidates ranked as the module docstring says (empty when none fits),
@@ -148,13 +154,18 @@ def solve_value(
     """
     if isinstance(checkpoints, (str, bytes)) or not isinstance(checkpoints, Sequence):
         raise ValueError("checkpoints is a list of (state, shown) pairs")
+    read = None
+    if screen is not None:
+        read = _screen_read(emulator, screen, history)
+        checkpoints = [*checkpoints, *read.checkpoints]
     pairs = []
     for index, pair in enumerate(checkpoints):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise ValueError(f"checkpoint {index} is not a (state, shown) pair")
         pairs.append(pair)
     if len(pairs) < 2:
-        raise ValueError(f"solve_value needs at least two checkpoints, got {len(pairs)}")
+        said = f" ({read.describe()})" if read is not None else ""
+        raise ValueError(f"solve_value needs at least two checkpoints, got {len(pairs)}{said}")
     if int(max_bias) < 0 or int(limit) < 1:
         raise ValueError("max_bias must be >= 0 and limit >= 1")
     shown = Shown.parse([s for _, s in pairs])
@@ -170,7 +181,22 @@ def solve_value(
     # the copies of the best candidate first, then two readings of the same bytes, then other copies
     best = [c for c in copies if found and found[0] in (c.first, c.second)]
     others = [c for c in copies if c not in best]
-    return ValueCandidates(found, best + ambiguities(found, snaps, shown.values) + others, frames)
+    return ValueCandidates(found, best + ambiguities(found, snaps, shown.values) + others, frames, read)
+
+
+def _screen_read(emulator: Any, screen: Any, history: Any) -> Any:
+    from emucore.assist.screen_number import ScreenNumber
+    from emucore.assist.screen_play import screen_checkpoints
+    from emucore.search.movies import is_movie
+
+    if not isinstance(screen, ScreenNumber):
+        raise ValueError(f"screen must be a ScreenNumber, not {type(screen).__name__}")
+    if history is None or is_movie(history) or isinstance(history, (bytes, str)) or (
+            isinstance(history, Sequence) and any(is_movie(item) for item in history)):
+        raise ValueError("screen= reads the pictures of history's states: give history as states in play order")
+    if iter(history) is history:
+        history = list(history)  # a one-pass iterator: read twice, for the screen and then for the play
+    return screen_checkpoints(emulator, screen, history)
 
 
 def _solver_texts(system: object) -> list[str]:
