@@ -9,6 +9,8 @@ evaluates it (:mod:`emucore.assist.replay`) and reports:
   worth more than 100x the median non-zero reward; a non-zero reward at the first step or right
   after a reset of the game;
 * the shown score (checkpoints typed from the screen) against the reward between them;
+* with a :class:`~emucore.assist.ScreenNumber`: the reward against the number on screen at every
+  change of it in every movie (:mod:`emucore.assist.screen_check`);
 * done: where it first fires in each episode against the marked game over (early, late, never);
   where it fires in ordinary movies (info);
 * variables: addresses the game's memory does not hold, values that never changed.
@@ -31,6 +33,9 @@ from emucore.assist.checkpoints import Checkpoints, checkpoint_findings, validat
 from emucore.assist.findings import done_findings, mapping_findings, never_changed, reward_findings
 from emucore.assist.replay import MovieLike, Trace, check_same_game, open_movie, replay
 from emucore.assist.report import Finding, IntegrationReport, MovieCheck
+from emucore.assist.screen_check import screen_findings
+from emucore.assist.screen_file import SCREEN_FILE, load_screen
+from emucore.assist.screen_number import ScreenNumber
 from emucore.errors import EmucoreError, GameNotFoundError, MovieError
 from emucore.integration import SHA_FILE, read_rom_sha
 from emucore.movie import Movie
@@ -135,6 +140,7 @@ def check_integration(
     state: str | os.PathLike[str] | None = None,
     *,
     late_frames: int = LATE_FRAMES,
+    screen: Any = None,
 ) -> IntegrationReport:
     """Replays recorded play through an integration exactly as training evaluates it, and reports.
 
@@ -149,6 +155,9 @@ def check_integration(
             showed ``shown``.
         state: A state name or path for movies that carry no start state.
         late_frames: How many frames past an episode's end (buttons released) to look for a late done.
+        screen: A :class:`~emucore.assist.ScreenNumber` (or ``True``: the one saved in the
+            integration folder as ``screen.json``): the number it reads off every frame is
+            compared with the reward at each of its changes.
 
     Returns:
         The report: ``ok`` when no finding is a problem.
@@ -160,6 +169,7 @@ def check_integration(
         CheckpointError: Checkpoints that do not fit the movies.
     """
     target = resolve_target(integration)
+    screen = _screen_of(screen, target)
     opened = [open_movie(m, f"movie {i}") for i, m in enumerate(movies)]
     opened += [open_movie(m, f"episode {i}") for i, m in enumerate(episodes)]
     points = validate(checkpoints, [m.frame_count - 1 for m in opened])
@@ -181,7 +191,8 @@ def check_integration(
         episode = index >= len(movies)
         try:
             traces.append(replay(movie, target.game, index, episode=episode, names=names, state=state,
-                                 inttype=target.inttype, make_kwargs=target.make_kwargs, late_frames=late_frames))
+                                 inttype=target.inttype, make_kwargs=target.make_kwargs, late_frames=late_frames,
+                                 screen=screen))
         except MovieError:
             raise
         except EmucoreError as exc:  # the evaluation failed (a script's error): the integration's fault
@@ -194,10 +205,22 @@ def check_integration(
                       if any(name in t.values for t in traces)}
     report.findings += reward_findings(traces, scenario)
     report.findings += checkpoint_findings(traces, scenario, points)
+    report.findings += screen_findings(traces, scenario)
     report.findings += done_findings(traces, scenario, late_frames)
     report.findings += never_changed(traces, variables)
     report.sort()
     return report
+
+
+def _screen_of(screen: Any, target: Target) -> ScreenNumber | None:
+    if screen is None or screen is False:
+        return None
+    if isinstance(screen, ScreenNumber):
+        return screen
+    if screen is not True:
+        raise TypeError(f"screen must be a ScreenNumber or True (the folder's {SCREEN_FILE}), "
+                        f"not {type(screen).__name__}")
+    return load_screen(target.game, target.inttype)
 
 
 def _check_games(opened: Sequence[Movie], target: Target) -> None:

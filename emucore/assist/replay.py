@@ -45,6 +45,8 @@ class Trace:
             (every button released) where it did, or None.
         late_reason: Why done fired at ``late_done``.
         label: How messages name the movie (its file name when empty).
+        shown: With a screen reader: the number read off each frame's picture (None where it is
+            not readable), frame 0 (the reset frame) first; empty without one.
     """
 
     index: int
@@ -59,6 +61,7 @@ class Trace:
     late_done: int | None = None
     late_reason: str | None = None
     label: str = ""
+    shown: list[int | None] = field(default_factory=list)
 
     @property
     def steps(self) -> int:
@@ -146,6 +149,7 @@ def replay(
     inttype: Any = None,
     make_kwargs: Mapping[str, Any] | None = None,
     late_frames: int = 300,
+    screen: Any = None,
 ) -> Trace:
     """Plays ``movie`` through the integration ``game`` and records every step.
 
@@ -160,6 +164,8 @@ def replay(
         inttype: The integration sets ``game`` is looked up in.
         make_kwargs: ``scenario``, ``info``, ``core`` for ``emucore.make``.
         late_frames: How far past an episode's end to look for a late done.
+        screen: A :class:`~emucore.assist.ScreenNumber`: the number it reads off each frame goes
+            into the trace's ``shown``.
 
     Raises:
         MovieError: The movie does not fit the game, or its start state is missing or does not load.
@@ -177,6 +183,9 @@ def replay(
         rewards: list[float] = []
         done: list[bool] = []
         trace = Trace(index, player.path, episode, movie.players, np.zeros(0), np.zeros(0, dtype=bool), values)
+        emulator = player.env.em
+        if screen is not None:
+            trace.shown.append(screen.value(emulator.get_screen()))
         for step in player:
             reward = step.reward
             value = float(reward[0] if isinstance(reward, (list, tuple, np.ndarray)) else reward)
@@ -188,6 +197,8 @@ def replay(
                 continue
             rewards.append(value)
             done.append(bool(step.terminated))
+            if screen is not None:
+                trace.shown.append(screen.value(emulator.get_screen()))
             now = data.lookup_all()
             for name, column in values.items():
                 column.append(int(now.get(name, column[-1])))

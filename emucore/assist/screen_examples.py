@@ -89,6 +89,12 @@ def _clip(box: Box, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
+def _overlap(a: Box, b: Box) -> int:
+    width = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    height = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0, width) * max(0, height)
+
+
 def _where(found: Sequence[Placement]) -> str:
     return "; ".join(f"x {p.x}, y {p.y} ({p.cells} cells {p.pitch} px apart)" for p in found)
 
@@ -103,6 +109,11 @@ def placement_of(frames: list[np.ndarray], shown: list[str], box: Box | None
     """
     limits = (0, frames[0].shape[1]) if box is None else _clip(box, frames[0].shape)[::2]
     found = _search(frames, shown, box)
+    if box is not None and len(found) > 1:
+        # the box says where: of the places found in it (and its slack), the one it covers most
+        found.sort(key=lambda p: -_overlap(p.box, box))
+        if _overlap(found[0].box, box) > _overlap(found[1].box, box):
+            found = found[:1]
     if len(found) == 1:
         return found[0], [], limits, list(range(len(frames)))
     if len(found) > 1:

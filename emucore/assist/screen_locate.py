@@ -128,12 +128,12 @@ def search(frames: Sequence[np.ndarray], shown: Sequence[str], align: str,
             continue
         differ = [~maps.rows_blank(first[d]) for d in digits]
         differ += [~maps.rows_equal(first[a], first[b]) for i, a in enumerate(digits) for b in digits[i + 1:]]
-        found += _placements(maps.gaps(cells), fits, np.stack(differ), pitch, cells, align)
+        found += _placements(frames, maps.gaps(cells), fits, np.stack(differ), pitch, cells, align)
     return found
 
 
-def _placements(gaps: np.ndarray, fits: np.ndarray, differ: np.ndarray, pitch: int, cells: int,
-                align: str) -> list[Placement]:
+def _placements(frames: Sequence[np.ndarray], gaps: np.ndarray, fits: np.ndarray, differ: np.ndarray, pitch: int,
+                cells: int, align: str) -> list[Placement]:
     """The placements of one pitch: bands of rows between two gap rows (uniform across the whole
     row of cells in every example) where every equal constraint holds on every row and every
     differ constraint on some row."""
@@ -154,11 +154,31 @@ def _placements(gaps: np.ndarray, fits: np.ndarray, differ: np.ndarray, pitch: i
     for y0, y1, x in zip(top[keep].tolist(), bottom[keep].tolist(), at[keep].tolist()):
         spans.setdefault((y0, y1), []).append(x)
     out = []
-    for (start, end), xs_ in spans.items():
-        for run in np.split(np.array(xs_), np.flatnonzero(np.diff(xs_) > 1) + 1):
-            # the same cells found from several x (blank columns beside the glyphs): the middle one
-            out.append(Placement(int(run[len(run) // 2]), start, pitch, cells, end - start, align))
+    for (start, end), found in spans.items():
+        group: list[int] = []
+        for x in [*found, None]:
+            if group and (x is None or x - group[0] >= pitch):
+                # the same digits in cells shifted by less than a cell: the shift whose cell edges cut no glyph
+                best = max(group, key=lambda at: (_clear_edges(frames, at, start, end, pitch, cells),
+                                                  -abs(at - group[len(group) // 2])))
+                out.append(Placement(best, start, pitch, cells, end - start, align))
+                group = []
+            if x is not None:
+                group.append(x)
     return out
+
+
+def _clear_edges(frames: Sequence[np.ndarray], x: int, top: int, bottom: int, pitch: int, cells: int) -> int:
+    """How many cells, in all examples, have a first or last column with nothing drawn (the colour of
+    the gap row above the band): cells whose edges cut through the glyphs have fewer."""
+    gap = top - 1 if top > 0 else bottom
+    count = 0
+    for frame in frames:
+        band = frame[top:bottom, x:x + pitch * cells]
+        clear = (band == frame[gap, x:x + pitch * cells]).all(axis=(0, 2))  # per column
+        edges = clear.reshape(cells, pitch)
+        count += int(edges[:, 0].sum() + edges[:, -1].sum())
+    return count
 
 
 def _row_sums(flags: np.ndarray) -> np.ndarray:

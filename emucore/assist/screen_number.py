@@ -33,17 +33,24 @@ from emucore.assist.screen_glyphs import blank_signature, signatures
 
 #: A number is read in at most this many cells (the examples' digits and the places beside them).
 MAX_CELLS = 10
+#: Places listed per unseen shape.
+SEEN = 8
+#: Cells added beside the examples' digits at most: room to grow, not a box over empty screen
+#: (a sprite passing through an empty cell makes the number unreadable there).
+GROWTH = 2
 VERSION = 1
 
 
 @dataclass(frozen=True)
 class Unseen:
     """A shape the reader has not learned: first drawn in cell ``cell`` of frame ``frame`` (an index
-    of the frames given), and drawn ``count`` times."""
+    of the frames given), and drawn ``count`` times; ``seen``: up to :data:`SEEN` ``(frame, cell)``
+    where it is drawn, spread over the frames (to ask at a frame where the number held still)."""
 
     frame: int
     cell: int
     count: int
+    seen: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass
@@ -120,10 +127,10 @@ class ScreenNumber:
             for i, digit in enumerate(text):
                 if digit != " ":
                     reader.teach(frame, start + i, digit, cells=cells)
-        reader._widen(frames, shown, limits)
+        reader._widen(frames, shown, limits, placement.align)
         return reader
 
-    def _widen(self, frames: list[np.ndarray], shown: list[str], limits: tuple[int, int]) -> None:
+    def _widen(self, frames: list[np.ndarray], shown: list[str], limits: tuple[int, int], align: str) -> None:
         """Adds the cells beside the box where every example draws a learned digit or nothing, so
         a number drawn without leading zeros is read when it grows (not when an example draws a
         leading zero: the number then always fills its places)."""
@@ -131,8 +138,9 @@ class ScreenNumber:
             return
         x, y, width, height = self.box
         added = 0
-        for step in (-self.pitch, self.pitch):
-            while width // self.pitch < MAX_CELLS:
+        # a number grows away from the side it is aligned to: right-aligned (or all examples alike) to the left
+        for step in ((self.pitch,) if align == "left" else (-self.pitch,)):
+            while width // self.pitch < MAX_CELLS and added < GROWTH:
                 at = x + step if step < 0 else x + width
                 if at < limits[0] or at + self.pitch > limits[1]:
                     break
@@ -216,16 +224,19 @@ class ScreenNumber:
         """The shapes not learned that the frames draw in the number's cells, most frequent first:
         one :class:`Unseen` per shape (where it is first drawn), to ask "which digit is this?" once
         each. A digit no example showed is drawn on many frames; a sprite passing over, on few."""
-        counts: dict[bytes, list[int]] = {}
+        where: dict[bytes, list[tuple[int, int]]] = {}
         for index, frame in enumerate(frames):
             check_frame(frame, self.frame_shape)
             for cell, row in enumerate(self._cells(frame)):
                 key = row.tobytes()
                 if self._glyph(key) is None:
-                    seen = counts.setdefault(key, [index, cell, 0])
-                    seen[2] += 1
-        ranked = sorted(counts.values(), key=lambda item: (-item[2], item[0]))
-        return [Unseen(frame, cell, count) for frame, cell, count in ranked[:limit]]
+                    where.setdefault(key, []).append((index, cell))
+        ranked = sorted(where.values(), key=lambda places: (-len(places), places[0]))
+        out = []
+        for places in ranked[:limit]:
+            step = max(1, len(places) // SEEN)
+            out.append(Unseen(places[0][0], places[0][1], len(places), tuple(places[::step][:SEEN])))
+        return out
 
     def cell_pixels(self, frame: np.ndarray, cell: int) -> np.ndarray:
         """The pixels of one cell of ``frame`` (``(height, pitch, 3)``), to show it zoomed."""

@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--checkpoint", action="extend", nargs="+", default=[], metavar="[INDEX:]FRAME=SHOWN",
                         help="the score the screen showed after a movie frame; INDEX counts the movies, then the "
                         "episodes, from 0 (INDEX defaults to 0)")
+    parser.add_argument("--screen", action="store_true",
+                        help="read the score off every frame with the folder's screen.json (the reader the studio's "
+                        "Find from screen saves) and compare the reward with it at every change of the number")
+    parser.add_argument("--screen-file", metavar="READER", help="as --screen, with the reader saved in READER")
     parser.add_argument("--state", help="a state name or path for movies that carry no start state")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
@@ -86,8 +90,13 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"argument FOLDER {args.folder}: no such folder")
     _check_game_name(args.folder)
     checkpoints = parse_checkpoints(args.checkpoint)
+    screen = args.screen or None
+    if args.screen_file is not None:
+        from emucore.assist.screen_file import read_screen
+
+        screen = read_screen(args.screen_file)
     report = check_integration(args.folder, movies=args.movie, episodes=args.episode, checkpoints=checkpoints,
-                               state=args.state)
+                               state=args.state, screen=screen)
     print(report.to_json() if args.json else report.text())
     return 0 if report.ok else 1
 
