@@ -7,6 +7,7 @@
   (:func:`episode_examples` makes them from episode movies), with the evidence each rests on;
   :func:`find_onsets` - where a game over marked late (on seeing it) began;
 * :class:`ScreenNumber` - reads the number the screen draws on every frame, after a few examples;
+  :class:`ScreenIcons` counts icons drawn in a row (lives shown as ships or heads);
 * :func:`check_integration` - movies and episodes replayed through an integration exactly as
   training evaluates it: rewards that are always 0 or absurd, a reward that disagrees with the
   score the screen showed, done rules that fire early, late or never, and data.json variables
@@ -22,6 +23,7 @@ from emucore.assist.done_examples import DoneExamples, episode_examples
 from emucore.assist.done_onset import Onsets, find_onsets
 from emucore.assist.done_suggestion import DoneRule, DoneRules, DoneSuggestion, done_rules, suggest_done
 from emucore.assist.report import Finding, IntegrationReport, MovieCheck
+from emucore.assist.screen_icons import ScreenIcons
 from emucore.assist.screen_number import ScreenNumber, ScreenNumberError, Unseen
 from emucore.assist.value_candidates import Ambiguity, ValueCandidate, ValueCandidates
 from emucore.assist.value_solver import solve_value
@@ -38,6 +40,7 @@ __all__ = [
     "IntegrationReport",
     "MovieCheck",
     "Onsets",
+    "ScreenIcons",
     "ScreenNumber",
     "ScreenNumberError",
     "Unseen",

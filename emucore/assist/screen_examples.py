@@ -68,17 +68,17 @@ def examples_of(examples: Examples, minimum: int = 2) -> tuple[list[np.ndarray],
     return frames, shown
 
 
-def _search(frames: list[np.ndarray], shown: list[str], box: Box | None) -> list[Placement]:
+def search_places(frames: list[np.ndarray], shown: list[str], box: Box | None) -> list[Placement]:
     aligns = ["right"] if len({len(s) for s in shown}) == 1 else ["right", "left"]
     if box is None:
         return distinct([p for align in aligns for p in search(frames, shown, align)])
-    x0, y0, x1, y1 = _clip(box, frames[0].shape)
+    x0, y0, x1, y1 = clip_box(box, frames[0].shape)
     crops = [np.ascontiguousarray(f[y0:y1, x0:x1]) for f in frames]
     found = distinct([p for align in aligns for p in search(crops, shown, align)])
     return [replace(p, x=p.x + x0, y=p.y + y0) for p in found]
 
 
-def _clip(box: Box, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+def clip_box(box: Box, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     x, y, width, height = box
     if width <= 0 or height <= 0:
         raise ValueError(f"box {box}: width and height must be positive")
@@ -89,7 +89,7 @@ def _clip(box: Box, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _overlap(a: Box, b: Box) -> int:
+def overlap(a: Box, b: Box) -> int:
     width = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
     height = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
     return max(0, width) * max(0, height)
@@ -107,12 +107,12 @@ def placement_of(frames: list[np.ndarray], shown: list[str], box: Box | None
     Raises:
         ScreenNumberError: No place, or several (``boxes``).
     """
-    limits = (0, frames[0].shape[1]) if box is None else _clip(box, frames[0].shape)[::2]
-    found = _search(frames, shown, box)
+    limits = (0, frames[0].shape[1]) if box is None else clip_box(box, frames[0].shape)[::2]
+    found = search_places(frames, shown, box)
     if box is not None and len(found) > 1:
         # the box says where: of the places found in it (and its slack), the one it covers most
-        found.sort(key=lambda p: -_overlap(p.box, box))
-        if _overlap(found[0].box, box) > _overlap(found[1].box, box):
+        found.sort(key=lambda p: -overlap(p.box, box))
+        if overlap(found[0].box, box) > overlap(found[1].box, box):
             found = found[:1]
     if len(found) == 1:
         return found[0], [], limits, list(range(len(frames)))
@@ -128,7 +128,7 @@ def placement_of(frames: list[np.ndarray], shown: list[str], box: Box | None
             keep = [i for i in range(len(frames)) if i != left_out]
             if len({c for i in keep for c in shown[i]}) < 2:
                 continue
-            alone = _search([frames[i] for i in keep], [shown[i] for i in keep], box)
+            alone = search_places([frames[i] for i in keep], [shown[i] for i in keep], box)
             if len(alone) == 1:
                 agreed.setdefault(alone[0], []).append(left_out)
         if len(agreed) == 1:
@@ -173,4 +173,5 @@ def parsed(data: Any, version: int) -> tuple[Box, int, tuple[int, int], dict[str
     return (box[0], box[1], box[2], box[3]), pitch, (shape[0], shape[1]), pixels, notes
 
 
-__all__ = ["Examples", "ScreenNumberError", "check_frame", "examples_of", "parsed", "placement_of"]
+__all__ = ["Examples", "ScreenNumberError", "check_frame", "clip_box", "examples_of", "overlap", "parsed",
+           "placement_of", "search_places"]

@@ -68,6 +68,18 @@ def pictures(emulator: Any, states: Iterable[StateLike]) -> Iterator[tuple[State
             emulator.set_button_mask(buttons)
 
 
+def read_states(emulator: Any, read: Any, states: Iterable[StateLike]) -> list[tuple[StateLike, int]]:
+    """``(state, value)`` for each state whose picture ``read`` reads (None: skipped): labels for
+    the lives wizard from a :class:`~emucore.assist.screen_icons.ScreenIcons`' ``read``, or a
+    :class:`ScreenNumber`'s ``value``."""
+    out = []
+    for state, picture in pictures(emulator, states):
+        value = read(picture)
+        if value is not None:
+            out.append((state, int(value)))
+    return out
+
+
 def screen_checkpoints(emulator: Any, screen: ScreenNumber, history: Iterable[StateLike], *, held: int = 4,
                        limit: int = MAX_CHECKPOINTS) -> ScreenCheckpoints:
     """The checkpoints of ``history`` read off the screen by ``screen``.
@@ -112,4 +124,4 @@ def _spread(items: list[Any], count: int) -> list[Any]:
     return [items[round(i * step)] for i in range(count)]
 
 
-__all__ = ["MAX_CHECKPOINTS", "ScreenCheckpoints", "pictures", "screen_checkpoints"]
+__all__ = ["MAX_CHECKPOINTS", "ScreenCheckpoints", "pictures", "read_states", "screen_checkpoints"]
