@@ -193,8 +193,7 @@ def answer(game: Game, reader: ScreenNumber, p: Play, index: int, cell: int) -> 
     if len(set(w)) != 1:
         return None
     text = game.shown(w[0])
-    cells = reader._cells(p.frames[index])
-    drawn = [c for c, row in enumerate(cells) if reader._glyph(row.tobytes()) != " "]
+    drawn = [c for c, char in enumerate(reader.cells_read(p.frames[index])) if char != " "]
     if len(drawn) != len(text) or drawn != list(range(drawn[0], drawn[0] + len(drawn))) or cell not in drawn:
         return None
     return text[drawn.index(cell)]

@@ -83,8 +83,7 @@ class ScreenIcons:
         else:
             grow = max(0, (x - limits[0]) // pitch)
             x, width = x - grow * pitch, width + grow * pitch
-        self.reader.box = (x, y, width, height)
-        self.reader._frame_changed()
+        self.reader.moved((x, y, width, height))
 
     @property
     def box(self) -> tuple[int, int, int, int]:

@@ -73,12 +73,8 @@ class ScreenNumber:
     notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        x, y, width, height = self.box
-        if self.pitch < 2 or width % self.pitch or width <= 0 or height < 2:
-            raise ScreenNumberError(f"box {self.box} is not a row of cells {self.pitch} pixels wide")
-        if x < 0 or y < 0 or x + width > self.frame_shape[1] or y + height > self.frame_shape[0]:
-            raise ScreenNumberError(f"box {self.box} is outside the {self.frame_shape[1]}x{self.frame_shape[0]} frame")
-        self._blank = blank_signature(height, self.pitch)
+        self._check_box(self.box)
+        self._blank = blank_signature(self.box[3], self.pitch)
         self._table: dict[bytes, str] = {}
         self._frame_changed()
         for digit, cells in self.shapes.items():
@@ -150,8 +146,7 @@ class ScreenNumber:
                 x, width = (at, width + self.pitch) if step < 0 else (x, width + self.pitch)
                 added += 1
         if added:
-            self.box = (x, y, width, height)
-            self._frame_changed()
+            self.moved((x, y, width, height))
             self.notes.append(f"{added} cell{'s' * (added > 1)} beside the examples' digits (blank or a digit "
                               "in every example) are read too: the number may grow into them")
 
@@ -215,10 +210,31 @@ class ScreenNumber:
         digits = self.read(frame)
         return None if digits is None else int(digits)
 
+    def cells_read(self, frame: np.ndarray) -> list[str | None]:
+        """What each cell of ``frame`` draws: a digit, ``" "`` (nothing), or None (a shape not learned)."""
+        check_frame(frame, self.frame_shape)
+        return [self._glyph(row.tobytes()) for row in self._cells(frame)]
+
     def unknown(self, frame: np.ndarray) -> list[int]:
         """The cells of ``frame`` that draw a shape not learned (to ask "which digit is this?")."""
-        check_frame(frame, self.frame_shape)
-        return [i for i, row in enumerate(self._cells(frame)) if self._glyph(row.tobytes()) is None]
+        return [i for i, char in enumerate(self.cells_read(frame)) if char is None]
+
+    def moved(self, box: tuple[int, int, int, int]) -> None:
+        """Reads the cells of ``box`` from now on (the same pitch and glyphs; ScreenNumberError when
+        it is not a row of whole cells inside the frame)."""
+        x, y, width, height = (int(v) for v in box)
+        if height != self.box[3]:
+            raise ScreenNumberError(f"box {box}: the glyphs learned are {self.box[3]} rows tall")
+        self._check_box((x, y, width, height))
+        self.box = (x, y, width, height)
+        self._frame_changed()
+
+    def _check_box(self, box: tuple[int, int, int, int]) -> None:
+        x, y, width, height = box
+        if self.pitch < 2 or width % self.pitch or width <= 0 or height < 2:
+            raise ScreenNumberError(f"box {box} is not a row of cells {self.pitch} pixels wide")
+        if x < 0 or y < 0 or x + width > self.frame_shape[1] or y + height > self.frame_shape[0]:
+            raise ScreenNumberError(f"box {box} is outside the {self.frame_shape[1]}x{self.frame_shape[0]} frame")
 
     def unseen(self, frames: Iterable[np.ndarray], limit: int = 20) -> list[Unseen]:
         """The shapes not learned that the frames draw in the number's cells, most frequent first:
