@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from emucore.assist.screen_number import ScreenNumber
@@ -22,6 +23,10 @@ from emucore.search.state_snapshots import StateLike
 
 #: Checkpoints at most (the solver's cost grows with them).
 MAX_CHECKPOINTS = 64
+#: States read at most: a longer history is read every few states (each read loads a state and
+#: runs a frame: 0.25 ms on the NES, 1.3 ms on the Genesis, whose states are larger). A checkpoint
+#: needs a state and what its picture shows, not the exact frame the number changed.
+MOST_READ = 4000
 
 
 @dataclass
@@ -33,16 +38,19 @@ class ScreenCheckpoints:
         frames: The states whose picture was read.
         readable: Of those, the ones where the number could be read.
         changes: How many times the number read changed.
+        stride: One state in ``stride`` was read (1: every state).
     """
 
     checkpoints: list[tuple[StateLike, str]] = field(default_factory=list)
     frames: int = 0
     readable: int = 0
     changes: int = 0
+    stride: int = 1
 
     def describe(self) -> str:
         """In words: ``"read 1,204 frames (1,020 readable): 37 changes, 40 checkpoints"``."""
-        return (f"read {self.frames:,} frames ({self.readable:,} readable): {self.changes} change"
+        every = f" (one state in {self.stride})" if self.stride > 1 else ""
+        return (f"read {self.frames:,} frames{every}, {self.readable:,} readable: {self.changes} change"
                 f"{'s' * (self.changes != 1)}, {len(self.checkpoints)} checkpoints")
 
 
@@ -81,7 +89,7 @@ def read_states(emulator: Any, read: Any, states: Iterable[StateLike]) -> list[t
 
 
 def screen_checkpoints(emulator: Any, screen: ScreenNumber, history: Iterable[StateLike], *, held: int = 4,
-                       limit: int = MAX_CHECKPOINTS) -> ScreenCheckpoints:
+                       limit: int = MAX_CHECKPOINTS, most: int = MOST_READ) -> ScreenCheckpoints:
     """The checkpoints of ``history`` read off the screen by ``screen``.
 
     Args:
@@ -92,8 +100,16 @@ def screen_checkpoints(emulator: Any, screen: ScreenNumber, history: Iterable[St
             a value that stays while a buffer changes says which one is the value.
         limit: At most this many checkpoints; with more changes, an even spread of them (the first
             and the last kept).
+        most: Read at most about this many states: a longer history (one whose length is known) is
+            read every few states.
     """
     found = ScreenCheckpoints()
+    try:
+        found.stride = max(1, -(-len(history) // max(1, most)))  # type: ignore[arg-type]
+    except TypeError:  # a history of unknown length is read whole
+        pass
+    if found.stride > 1:
+        history = islice(history, 0, None, found.stride)
     changes: list[tuple[StateLike, str]] = []
     steady: list[tuple[StateLike, str]] = []
     last: str | None = None
@@ -124,4 +140,4 @@ def _spread(items: list[Any], count: int) -> list[Any]:
     return [items[round(i * step)] for i in range(count)]
 
 
-__all__ = ["MAX_CHECKPOINTS", "ScreenCheckpoints", "pictures", "read_states", "screen_checkpoints"]
+__all__ = ["MAX_CHECKPOINTS", "MOST_READ", "ScreenCheckpoints", "pictures", "read_states", "screen_checkpoints"]

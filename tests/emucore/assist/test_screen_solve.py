@@ -42,7 +42,10 @@ def test_the_solver_takes_its_checkpoints_from_the_screen(played):
     found = solve_value(nes.emulator, [], history, screen=reader)
     assert found and (found[0].address, found[0].type) in {(0x22, ">n5"), (SCORE, "<u2"), (SCORE, "<u4")}
     assert found.screen_read.frames == len(history)
-    assert "frames" in found.screen_read.describe()
+    assert found.screen_read.describe().startswith(f"read {len(history)} frames, ")
+    sparse = screen_checkpoints(nes.emulator, reader, history, most=40)
+    assert sparse.stride == 4 and sparse.frames == len(range(0, len(history), 4))
+    assert "(one state in 4)" in sparse.describe() and sparse.changes >= 5
 
 
 def test_screen_needs_states_not_a_movie(played):
