@@ -2,7 +2,7 @@
 
 The window is given a :class:`Workspace`; its views are given the workspace and read the models from it
 (``workspace.session``, ``watch``, ``scenario``, ``done_marks``, ``searches``, ``labels``,
-``screen_values``, ``ram``); none of them
+``screen_values``, ``screen_reader``, ``ram``); none of them
 builds a model. :meth:`Workspace.open` replaces the game: ``events.closing`` (views unbind from the old
 models), the old models and session closed, the new ones built, ``events.opened`` (views bind to them).
 
@@ -26,6 +26,7 @@ from studio.model.play.session import Session
 from studio.model.scenario.done_marks import DoneMarks
 from studio.model.scenario.regression_recheck import RegressionRecheck
 from studio.model.scenario.scenario_doc import ScenarioDocument
+from studio.model.search.screen_reader import ScreenReader
 from studio.model.search.screen_values import ScreenValueFinder
 from studio.model.search.search_book import SearchBook
 from studio.model.search.search_book_store import SearchStore
@@ -67,6 +68,7 @@ class Workspace:
         self.search_store = SearchStore.attach(self.searches, session.states.workspace / "searches", session.report)
         self.labels = StateLabels(session, report=session.report)
         self.screen_values = ScreenValueFinder(session, report=session.report)
+        self.screen_reader = ScreenReader(session, report=session.report)
         self.ram = Ram(session.emulator)
         self.input.attach(session)
         self.input.set_keys(key_map(session.system, self.settings))
@@ -90,6 +92,7 @@ class Workspace:
     def _close_models(self) -> None:
         self._game_connections.disconnect_all()
         self.search_store.detach()
+        self.screen_reader.close()
         self.done_marks.close()
         self.scenario.close()
         self.watch.close()

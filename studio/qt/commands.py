@@ -91,7 +91,8 @@ def export_dialog(window: MainWindow) -> None:
         window, "Export", "Include the ROM in the exported folder?") == QMessageBox.StandardButton.Yes
 
     def run() -> None:
-        result = export_integration(window.session.folder, folder, include_rom=include_rom)
+        result = export_integration(window.session.folder, folder, include_rom=include_rom,
+                                    screen=window.workspace.screen_reader.reader)
         lines = [f"{result.folder}: {len(result.files)} files."]
         lines += [f"warning: {w}" for w in result.warnings]
         lines += [f"{f.level}: {f.file} {f.key}: {f.message}" for f in result.findings[:20]]

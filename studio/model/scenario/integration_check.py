@@ -3,7 +3,9 @@
 :func:`check_workspace` runs :func:`emucore.assist.check_integration` on the episode movies
 Suggest uses (each ends at a marked game over) and the regression movies, and checks the
 numbers typed in Find from screen against the reward: between two checkpoints the screen's
-value changed by as much as the reward would pay. Each finding becomes a :class:`CheckRow`
+value changed by as much as the reward would pay. With Find from screen's reader, the number read
+off every frame of the movies is compared with the reward at each of its changes (findings of kind
+``screen`` and ``screen-reward``, with the frame to go to). Each finding becomes a :class:`CheckRow`
 that says what the user can do about it: go to the frame, open the variable, or suggest the
 done rule again.
 """
@@ -61,10 +63,12 @@ class WorkspaceCheck:
 
 
 def check_workspace(session: Any, episodes: list[Path], checkpoints: list[Any],
-                    found: dict[str, Any] | None = None) -> WorkspaceCheck:
+                    found: dict[str, Any] | None = None, screen: Any = None) -> WorkspaceCheck:
     """Checks ``session``'s integration on ``episodes`` (movies ending at a game over), the
     regression movies, and the reward terms on the variables found from the screen (``found``:
     name -> provenance) against what the screen showed (Find from screen's ``checkpoints``).
+    With ``screen`` (Find from screen's :class:`~emucore.assist.ScreenNumber`), the reward is also
+    compared with the number read off every frame of the movies, at each of its changes.
 
     Raises:
         ValueError: the integration cannot be loaded or a movie cannot be read (the message names it).
@@ -79,7 +83,7 @@ def check_workspace(session: Any, episodes: list[Path], checkpoints: list[Any],
     rows: list[CheckRow] = []
     if regression or episodes:
         try:
-            report = check_integration(folder, movies=regression, episodes=episodes)
+            report = check_integration(folder, movies=regression, episodes=episodes, screen=screen)
         except (EmucoreError, OSError) as exc:
             raise ValueError(f"the check could not replay the play: {exc}") from exc
         movies = [Path(m.path) for m in report.movies]

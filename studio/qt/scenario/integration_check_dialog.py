@@ -38,14 +38,16 @@ COLORS = {"problem": "#c62828", "warning": "#e65100", "info": "#455a64"}
 
 
 def run_check(window: Any) -> WorkspaceCheck:
-    """The check of ``window``'s game on its episodes, regression movies and typed checkpoints."""
+    """The check of ``window``'s game on its episodes, regression movies and typed checkpoints (and the
+    number read off the screen, when Find from screen has a reader)."""
     marks = window.scenario_editor.done_suggest.marks
     finder = window.search_tabs.from_screen.finder
     watch = window.watch
     found = {name: entry for name, entry in watch.provenance.entries.items() if entry.how == "find from screen"}
     QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        return check_workspace(window.session, marks.movies(), list(finder.checkpoints), found)
+        return check_workspace(window.session, marks.movies(), list(finder.checkpoints), found,
+                               screen=window.workspace.screen_reader.reader)
     finally:
         QApplication.restoreOverrideCursor()
 
