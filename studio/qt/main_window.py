@@ -61,6 +61,10 @@ class MainWindow(QMainWindow):
             self.docks.docks[key] for key in ("states", "variables", "search", "scenario", "ram"))
         self.search_tabs.screen_typed.connect(lambda: self.view.setFocus())
         self.search_tabs.variable_found.connect(self.variables_panel.add_variable)
+        reader_box = self.search_tabs.from_screen.reader_box  # Find from screen's box dragged on the game
+        reader_box.box_wanted.connect(self.view.drag_box)
+        self.view.box_dragged.connect(reader_box.box_dragged)
+        reader_box.marked.connect(self.view.mark)
         self.menu_actions, self.recent_menu = menus.build_menus(self)
         commands.build_recent_menu(self)
         self.game_input = GameInput(self, workspace.input, self.view.set_keys_to_game)

@@ -35,6 +35,7 @@ from studio.model.search import provisional
 from studio.model.search.screen_values import relation
 from studio.model.workspace import Workspace
 from studio.qt.forms import box, button, line, message_label, row
+from studio.qt.search.screen_reader_box import ReaderBox
 from studio.qt.throttle import Throttle
 
 COLUMNS = ("Address", "Type", "Scale", "Bias", "In play", "Value now", "Shown now")
@@ -91,6 +92,9 @@ class ScreenFinderPanel(QWidget):
                                   "as the multiplier")
         self.message = message_label()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        #: "Read it from the screen": the reader, its live read, its digits and the whole-play solve.
+        self.reader_box = ReaderBox(workspace, self.shown.text)
+        self.reader_box.solved.connect(self.show_solved)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(box(self.checkpoints, row(
@@ -108,6 +112,7 @@ class ScreenFinderPanel(QWidget):
         layout.addLayout(row(QLabel("Screen shows"), (self.shown, 1),
                              button("Add", "Keep this moment with the number typed", self.enter)))
         layout.addWidget(self.message)
+        layout.addWidget(self.reader_box)
         layout.addWidget(splitter, 1)
         self.refresh()
 
@@ -119,6 +124,7 @@ class ScreenFinderPanel(QWidget):
     def bind(self, workspace: Workspace) -> None:
         """Finds in the workspace's game (after the window opened another one)."""
         self._take(workspace)
+        self.reader_box.bind(workspace)
         self.settled = []
         self.shown.clear()
         self.refresh()
@@ -127,6 +133,7 @@ class ScreenFinderPanel(QWidget):
         """Stops following the game (before it closes or another opens)."""
         self._connections.disconnect_all()
         self._throttle.stop()
+        self.reader_box.unbind()
 
     # ---- commands ----
 
@@ -199,6 +206,16 @@ class ScreenFinderPanel(QWidget):
             if self.results.ambiguities:
                 text += "\nA variable made now is provisional: the next checkpoint re-solves it."
             self._say(text)
+
+    def show_solved(self, results: ValueCandidates, line: str) -> None:
+        """Lists the candidates found on the number read over the whole play."""
+        self.results = results
+        self._fill()
+        if not results:
+            self._say(f"{line}.\nNothing in memory holds the number read at every change: teach the digits it "
+                      "has not seen, or play more.")
+            return
+        self._say(f"{line}.\n{len(results)} candidates; the best: {results[0].describe()}.")
 
     def _play_words(self) -> str:
         played = self.results.played_frames

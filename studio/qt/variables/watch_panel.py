@@ -30,6 +30,7 @@ from studio.model.variables.ram import DEFAULT_TYPES, parse_number
 from studio.model.variables.watch import Watch
 from studio.model.workspace import Workspace
 from studio.qt.delegates import ChoiceDelegate
+from studio.qt.search.screen_reader_series import ScreenSeries
 from studio.qt.throttle import Throttle
 from studio.qt.variables.watch_actions import VariableActions
 
@@ -222,6 +223,8 @@ class VariablesPanel(QWidget):
         self.plot.setMenuEnabled(False)
         self.plot.setMinimumHeight(120)
         self.curves: dict[str, pg.PlotDataItem] = {}
+        #: The number read off the screen, beside a variable found with it.
+        self.screen_series = ScreenSeries(self.plot, watch, getattr(workspace, "screen_reader", None))
         self.hint = pg.TextItem("Select variables to plot them", anchor=(0.5, 0.5), color=(128, 128, 128))
 
         top = QWidget()
@@ -252,6 +255,8 @@ class VariablesPanel(QWidget):
     def _attach(self) -> None:
         self._connections.connect(self.watch.session.events.frame, self._throttle.request)
         self._connections.connect(self.watch.events.changed, self._variables_changed)
+        if self.screen_series.screen is not None:
+            self._connections.connect(self.screen_series.screen.events.changed, self._rebuild_curves)
 
     def unbind(self) -> None:
         self._connections.disconnect_all()
@@ -260,6 +265,7 @@ class VariablesPanel(QWidget):
         """Shows the variables of the workspace's game (after the window opened another game)."""
         self.watch = workspace.watch
         self.model.watch = self.watch
+        self.screen_series.watch, self.screen_series.screen = self.watch, workspace.screen_reader
         self._attach()
         self._variables_changed()
 
@@ -275,6 +281,7 @@ class VariablesPanel(QWidget):
         for name, curve in self.curves.items():
             frames, values = self.watch.samples(name)
             curve.setData(frames, values)
+        self.screen_series.refresh()
 
     def _variables_changed(self) -> None:
         selected = self.selected_names()
@@ -350,6 +357,7 @@ class VariablesPanel(QWidget):
             colors[name] = pg.intColor(i, hues=9, values=1, maxValue=230)
             self.curves[name] = self.plot.plot([], [], pen=pg.mkPen(colors[name], width=1.5), name=name)
         self.model.colors = colors  # the table shows each curve's colour beside its name
+        self.screen_series.rebuild(list(colors))
         if self.model.names:
             last = len(self.model.names) - 1
             self.model.dataChanged.emit(self.model.index(0, NAME), self.model.index(last, NAME))
