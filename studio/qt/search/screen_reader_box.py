@@ -32,6 +32,7 @@ class ReaderBox(QGroupBox):
     Args:
         workspace: The open game: its ``screen_reader`` and ``screen_values`` (the typed checkpoints).
         typed: The text of the panel's number field now (a value typed but not yet added).
+        message: Where to say what was done (the panel's message line); a line of its own when None.
         parent: The Qt parent.
 
     Signals:
@@ -44,7 +45,8 @@ class ReaderBox(QGroupBox):
     solved = Signal(object, str)
     marked = Signal(object)
 
-    def __init__(self, workspace: Workspace, typed: Callable[[], str] = lambda: "", parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, typed: Callable[[], str] = lambda: "", message: QLabel | None = None,
+                 parent: QWidget | None = None):
         super().__init__("Read it from the screen", parent)
         self.typed = typed
         self.ask: Callable[[DigitDialog], bool] = lambda dialog: dialog.exec() == DigitDialog.DialogCode.Accepted
@@ -54,22 +56,22 @@ class ReaderBox(QGroupBox):
         self.reads = QLabel()
         self.reads.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.reads.setToolTip("What the reader reads on the frame shown now (10 times a second at most)")
-        self.message = message_label()
+        self.message = message if message is not None else message_label()
         self.locate_button = button("Read it", "Find where the number typed is drawn: from the checkpoints "
                                     "(and the number in the field, on the picture now)", self.locate)
         self.box_button = button("Drag a box...", "Drag a box around the number on the game picture (type the "
                                  "number it shows now first)", self.want_box)
         self.teach_button = button("Teach digits...", "Ask \"which digit is this?\" once for each shape the play "
                                    "in the rewind history draws that the reader has not learned", self.teach)
-        self.solve_button = button("Find it on the whole play", "Rank the variables on every change of the number "
+        self.solve_button = button("Find on the whole play", "Rank the variables on every change of the number "
                                    "read over the rewind history (the typed checkpoints too)", self.solve)
         self.forget_button = button("Forget", "Drop the reader", self.forget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(row((self.reads, 1), self.forget_button))
-        layout.addLayout(row(self.locate_button, self.box_button, self.teach_button))
-        layout.addLayout(row((self.solve_button, 1)))
-        layout.addWidget(self.message)
+        layout.addLayout(row((self.reads, 1), self.locate_button, self.box_button))
+        layout.addLayout(row(self.teach_button, (self.solve_button, 1), self.forget_button))
+        if message is None:
+            layout.addWidget(self.message)
         self.bind(workspace)
 
     # ---- the game ----
@@ -100,7 +102,9 @@ class ReaderBox(QGroupBox):
         self._throttle.mark()
         reader = self.reader_model.reader
         if reader is None:
-            self.reads.setText("No reader yet: type the number at a few moments, then Read it")
+            self.reads.setText("Screen reads: no reader yet")
+            self.reads.setToolTip("Type the number at a few moments (Add), then Read it; or type it once and "
+                                  "drag a box around it")
             return
         try:
             read = self.reader_model.read_now()
@@ -176,10 +180,13 @@ class ReaderBox(QGroupBox):
             reader = self.reader_model.reader
             assert reader is not None
             x, y, width, height = reader.box
-            dialog = DigitDialog(question.pixels, question.picture[y:y + height, x:x + width],
+            top, left = max(0, y - 2), max(0, x - reader.pitch)  # the number with a margin round it
+            context = question.picture[top:y + height + 2, left:x + width + reader.pitch]
+            dialog = DigitDialog(question.pixels, context,
                                  f"Shape {index + 1} of {len(questions)}, in digit {question.cell + 1} of "
                                  f"{reader.cells}, drawn on {question.count} frame{'s' * (question.count != 1)} "
-                                 "of the rewind history. Which digit is it?", self)
+                                 "of the rewind history. Which digit is it?", self,
+                                 (x - left + question.cell * reader.pitch, y - top, reader.pitch, height))
             self.asking = question
             if not self.ask(dialog) or dialog.answer is None:
                 break

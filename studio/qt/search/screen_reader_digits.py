@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QDialog, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from studio.qt.images import write_rgb
@@ -23,6 +23,19 @@ def zoomed(pixels: np.ndarray, height: int = ZOOM_HEIGHT) -> QPixmap:
                                            Qt.TransformationMode.FastTransformation)
 
 
+def outlined(context: np.ndarray, cell: tuple[int, int, int, int] | None, height: int = ZOOM_HEIGHT // 2) -> QPixmap:
+    """``context`` zoomed, with the cell asked about outlined."""
+    pixmap = zoomed(context, height)
+    if cell is not None:
+        scale = pixmap.height() // max(context.shape[0], 1)
+        painter = QPainter(pixmap)
+        painter.setPen(QPen(QColor(255, 60, 60), 2))
+        x, y, width, tall = (v * scale for v in cell)
+        painter.drawRect(x, y, width - 1, tall - 1)
+        painter.end()
+    return pixmap
+
+
 class DigitDialog(QDialog):
     """Asks which digit a cell draws. ``answer`` after it closes: the digit (``"0"``-``"9"``),
     :data:`NOT_A_DIGIT` (a sprite over the number, a transition), or None (stop asking).
@@ -30,11 +43,12 @@ class DigitDialog(QDialog):
     Args:
         pixels: The cell (``(height, pitch, 3)``).
         context: The frame's pixels around it (the whole number), shown smaller; or None.
+        cell: Where the cell is in ``context``: ``(x, y, width, height)`` pixels, outlined.
         said: A line above the picture ("shape 2 of 5, drawn on 238 frames").
     """
 
     def __init__(self, pixels: np.ndarray, context: np.ndarray | None = None, said: str = "",
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, cell: tuple[int, int, int, int] | None = None):
         super().__init__(parent)
         self.setWindowTitle("Which digit is this?")
         self.answer: str | None = None
@@ -50,7 +64,7 @@ class DigitDialog(QDialog):
         pictures.addWidget(self.picture, 1)
         if context is not None:
             whole = QLabel()
-            whole.setPixmap(zoomed(context, ZOOM_HEIGHT // 2))
+            whole.setPixmap(outlined(context, cell))
             whole.setToolTip("The whole number on that frame")
             pictures.addWidget(whole, 1, Qt.AlignmentFlag.AlignCenter)
         layout.addLayout(pictures)

@@ -24,6 +24,7 @@ class ScreenSeries:
     def __init__(self, plot: pg.PlotWidget, watch: Any, screen: Any):
         self.plot, self.watch, self.screen = plot, watch, screen
         self.curve: pg.PlotDataItem | None = None
+        self.legend: pg.LegendItem | None = None  # says which curve is the screen's
 
     def wanted(self, selected: list[str]) -> bool:
         """Shown when there is a reader and a selected variable was found from the screen."""
@@ -36,9 +37,17 @@ class ScreenSeries:
         if self.curve is not None:
             self.plot.removeItem(self.curve)
             self.curve = None
+        if self.legend is not None:
+            self.legend.setParentItem(None)
+            if self.legend.scene() is not None:
+                self.legend.scene().removeItem(self.legend)
+            self.legend = None
         if self.wanted(selected):
             self.curve = self.plot.plot([], [], pen=SCREEN_PEN, name=NAME, connect="finite")
             self.curve.setToolTip("The number the screen reader reads on each frame (gaps: not readable)")
+            self.legend = pg.LegendItem(offset=(40, 4))
+            self.legend.setParentItem(self.plot.getPlotItem())
+            self.legend.addItem(self.curve, NAME)
 
     def refresh(self) -> None:
         if self.curve is not None and self.screen is not None:

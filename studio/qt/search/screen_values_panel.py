@@ -93,7 +93,7 @@ class ScreenFinderPanel(QWidget):
         self.message = message_label()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         #: "Read it from the screen": the reader, its live read, its digits and the whole-play solve.
-        self.reader_box = ReaderBox(workspace, self.shown.text)
+        self.reader_box = ReaderBox(workspace, self.shown.text, self.message)
         self.reader_box.solved.connect(self.show_solved)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
