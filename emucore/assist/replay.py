@@ -184,8 +184,9 @@ def replay(
         done: list[bool] = []
         trace = Trace(index, player.path, episode, movie.players, np.zeros(0), np.zeros(0, dtype=bool), values)
         emulator = player.env.em
+        picture = emulator.get_screen() if screen is not None else None  # refilled in place each frame
         if screen is not None:
-            trace.shown.append(screen.value(emulator.get_screen()))
+            trace.shown.append(screen.value(picture))
         for step in player:
             reward = step.reward
             value = float(reward[0] if isinstance(reward, (list, tuple, np.ndarray)) else reward)
@@ -198,7 +199,7 @@ def replay(
             rewards.append(value)
             done.append(bool(step.terminated))
             if screen is not None:
-                trace.shown.append(screen.value(emulator.get_screen()))
+                trace.shown.append(screen.value(emulator.get_screen(out=picture)))
             now = data.lookup_all()
             for name, column in values.items():
                 column.append(int(now.get(name, column[-1])))

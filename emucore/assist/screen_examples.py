@@ -45,20 +45,29 @@ def check_frame(frame: Any, shape: tuple[int, int] | None = None, what: str = "f
     return frame
 
 
-def examples_of(examples: Examples, minimum: int = 2) -> tuple[list[np.ndarray], list[str]]:
-    """The frames and the digits shown, checked (``ValueError`` naming the example)."""
+def frame_pairs(examples: Any, second: str) -> tuple[list[np.ndarray], list[Any]]:
+    """The frames of ``(frame, second)`` examples, checked (one size, RGB), and their second items
+    as given (``second`` names them in errors: ``"shown"``, ``"icons shown"``)."""
     if isinstance(examples, (str, bytes)) or not isinstance(examples, Sequence):
-        raise ValueError("examples is a list of (frame, shown) pairs")
+        raise ValueError(f"examples is a list of (frame, {second}) pairs")
     frames: list[np.ndarray] = []
-    shown: list[str] = []
+    seconds: list[Any] = []
     for index, pair in enumerate(examples):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-            raise ValueError(f"example {index} is not a (frame, shown) pair")
-        frame = check_frame(pair[0], frames[0].shape[:2] if frames else None, f"example {index}'s frame")
-        text = str(pair[1]) if isinstance(pair[1], int) and not isinstance(pair[1], bool) and pair[1] >= 0 else pair[1]
+            raise ValueError(f"example {index} is not a (frame, {second}) pair")
+        frames.append(check_frame(pair[0], frames[0].shape[:2] if frames else None, f"example {index}'s frame"))
+        seconds.append(pair[1])
+    return frames, seconds
+
+
+def examples_of(examples: Examples, minimum: int = 2) -> tuple[list[np.ndarray], list[str]]:
+    """The frames and the digits shown, checked (``ValueError`` naming the example)."""
+    frames, given = frame_pairs(examples, "shown")
+    shown: list[str] = []
+    for index, value in enumerate(given):
+        text = str(value) if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else value
         if not isinstance(text, str) or not text.strip().isdigit() or not text.strip().isascii():
-            raise ValueError(f"example {index}: shown must be the digits drawn (e.g. '001200'), not {pair[1]!r}")
-        frames.append(frame)
+            raise ValueError(f"example {index}: shown must be the digits drawn (e.g. '001200'), not {value!r}")
         shown.append(text.strip())
     if len(frames) < minimum:
         raise ValueError(f"give at least {minimum} examples, got {len(frames)}")
@@ -173,5 +182,5 @@ def parsed(data: Any, version: int) -> tuple[Box, int, tuple[int, int], dict[str
     return (box[0], box[1], box[2], box[3]), pitch, (shape[0], shape[1]), pixels, notes
 
 
-__all__ = ["Examples", "ScreenNumberError", "check_frame", "clip_box", "examples_of", "overlap", "parsed",
-           "placement_of", "search_places"]
+__all__ = ["Examples", "ScreenNumberError", "check_frame", "clip_box", "examples_of", "frame_pairs", "overlap",
+           "parsed", "placement_of", "search_places"]

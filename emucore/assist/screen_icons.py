@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from emucore.assist.screen_examples import Box, ScreenNumberError, check_frame, clip_box, overlap, search_places
+from emucore.assist.screen_examples import Box, ScreenNumberError, clip_box, frame_pairs, overlap, search_places
 from emucore.assist.screen_number import ScreenNumber
 
 ICON = "1"  # the icon is learned as the reader's one "digit"
@@ -107,18 +107,10 @@ class ScreenIcons:
 
 
 def _examples(examples: Sequence[tuple[Any, int]]) -> tuple[list[np.ndarray], list[int]]:
-    if isinstance(examples, (str, bytes)) or not isinstance(examples, Sequence):
-        raise ValueError("examples is a list of (frame, icons shown) pairs")
-    frames: list[np.ndarray] = []
-    counts: list[int] = []
-    for index, pair in enumerate(examples):
-        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-            raise ValueError(f"example {index} is not a (frame, icons shown) pair")
-        frames.append(check_frame(pair[0], frames[0].shape[:2] if frames else None, f"example {index}'s frame"))
-        count = pair[1]
+    frames, counts = frame_pairs(examples, "icons shown")
+    for index, count in enumerate(counts):
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 16:
             raise ValueError(f"example {index}: icons shown must be an int from 0 to 16, not {count!r}")
-        counts.append(count)
     if not counts or max(counts) < 2:
         raise ScreenNumberError("give an example that shows two or more icons: two icons side by side tell "
                                 "the distance between them")

@@ -67,11 +67,11 @@ def nodes(shown: Sequence[str], align: str) -> tuple[int, list[Node]]:
 class _Maps:
     """The edge maps of the examples, and sliding-window comparisons of their cells for one pitch."""
 
-    def __init__(self, frames: Sequence[np.ndarray], pitch: int, cells: int):
-        self.right = [same_right(f) for f in frames]
-        self.below = [same_below(f) for f in frames]
+    def __init__(self, right: list[np.ndarray], below: list[np.ndarray], pitch: int, cells: int):
+        self.right = right  # the examples' edge maps: the same for every pitch
+        self.below = below
         self.pitch = pitch
-        self.positions = frames[0].shape[1] - cells * pitch + 1
+        self.positions = right[0].shape[1] - cells * pitch + 1
 
     def _window_any(self, mismatch: np.ndarray, width: int) -> np.ndarray:
         summed = np.zeros((mismatch.shape[0], mismatch.shape[1] + 1), dtype=np.int32)
@@ -82,19 +82,20 @@ class _Maps:
         start = cell * self.pitch
         return maps[example][:, start:start + self.positions + width - 1]
 
+    def _rows_without(self, right: np.ndarray, below: np.ndarray) -> np.ndarray:
+        """``(rows, positions)``: no True in the cell's row of ``right`` and ``below`` mismatches."""
+        return ~(self._window_any(right, self.pitch - 1) | self._window_any(below, self.pitch))
+
     def rows_equal(self, a: Node, b: Node) -> np.ndarray:
         """``(rows, positions)``: row ``y`` of cell ``a`` has the same edges as row ``y`` of cell ``b``."""
         p = self.pitch
-        right = self._cut(self.right, a[0], a[1], p - 1) != self._cut(self.right, b[0], b[1], p - 1)
-        below = self._cut(self.below, a[0], a[1], p) != self._cut(self.below, b[0], b[1], p)
-        return ~(self._window_any(right, p - 1) | self._window_any(below, p))
+        return self._rows_without(self._cut(self.right, a[0], a[1], p - 1) != self._cut(self.right, b[0], b[1], p - 1),
+                                  self._cut(self.below, a[0], a[1], p) != self._cut(self.below, b[0], b[1], p))
 
     def rows_blank(self, a: Node) -> np.ndarray:
         """``(rows, positions)``: row ``y`` of cell ``a`` is one colour (as far as its edges tell)."""
         p = self.pitch
-        right = ~self._cut(self.right, a[0], a[1], p - 1)
-        below = ~self._cut(self.below, a[0], a[1], p)
-        return ~(self._window_any(right, p - 1) | self._window_any(below, p))
+        return self._rows_without(~self._cut(self.right, a[0], a[1], p - 1), ~self._cut(self.below, a[0], a[1], p))
 
     def gaps(self, cells: int) -> np.ndarray:
         """``(rows, positions)``: row ``y`` of the whole row of cells is one colour in every example."""
@@ -113,11 +114,13 @@ def search(frames: Sequence[np.ndarray], shown: Sequence[str], align: str,
     for node in constrained:
         first.setdefault(node[2], node)
     digits = [d for d in first if d != " "]
+    right = [same_right(f) for f in frames]
+    below = [same_below(f) for f in frames]
     found: list[Placement] = []
     for pitch in pitches:
         if frames[0].shape[1] - cells * pitch + 1 <= 0:
             continue
-        maps = _Maps(frames, pitch, cells)
+        maps = _Maps(right, below, pitch, cells)
         fits = np.ones((frames[0].shape[0], maps.positions), dtype=bool)
         for node in constrained:
             if node is not first[node[2]]:

@@ -55,8 +55,9 @@ class ScreenCheckpoints:
 
 
 def pictures(emulator: Any, states: Iterable[StateLike]) -> Iterator[tuple[StateLike, Any]]:
-    """``(state, picture)`` per state: the frame drawn running one frame from it, buttons released.
-    The emulator's state and buttons are restored when the iteration ends."""
+    """``(state, picture)`` per state: the frame drawn running one frame from it, buttons released
+    (a new array each time, at ``emulator.get_screen()``'s size: it may be kept). The emulator's
+    state and buttons are restored when the iteration ends."""
     saved: bytes | None = None
     buttons = emulator.get_button_mask()
     try:

@@ -133,7 +133,7 @@ class ScreenReader:
             with self.session.scratch() as emulator:
                 states = [c.state for c in pending]
                 for checkpoint, (_, picture) in zip(pending, pictures(emulator, states)):
-                    out.append((as_screen(np.array(picture), self.shape), checkpoint.shown))
+                    out.append((picture, checkpoint.shown))  # a new array at the reader's size
         return out
 
     def locate(self, shown: str = "", checkpoints: Iterable[Any] = ()) -> str:
@@ -234,8 +234,7 @@ class ScreenReader:
             return []
         with self.session.scratch() as emulator:
             drawn = pictures(emulator, (state for _, state in states))
-            return [(frame, state, as_screen(np.array(picture), self.shape))
-                    for (frame, state), (_, picture) in zip(states, drawn)]
+            return [(frame, state, picture) for (frame, state), (_, picture) in zip(states, drawn)]
 
     def questions(self, limit: int = QUESTIONS) -> list[Question]:
         """The shapes not learned that the rewind history draws in the number's cells, most frequent
