@@ -28,6 +28,15 @@ pytestmark = pytest.mark.skipif(not rom_probe.fork_probe.available(rom_probe.ENV
                                 reason="no os.fork: ROMs are not probed")
 
 
+def probed_once(tmp_path: Path) -> tuple[Path, bytes]:
+    """The Genesis demo probed and its verdict forgotten in memory: the verdict file and the key."""
+    require_core("genesis_plus_gx")
+    Emulator(GENESIS_ROM).close()
+    rom_probe.forget_verdicts()
+    (verdict,) = verdict_files(tmp_path)
+    return verdict, key_file(tmp_path).read_bytes()
+
+
 @pytest.fixture(autouse=True)
 def fresh(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -56,11 +65,7 @@ def test_a_forged_ok_verdict_is_ignored_and_the_crashing_rom_refused(tmp_path):
 
 
 def test_a_forged_bad_verdict_with_escapes_does_not_refuse_a_good_rom(tmp_path):
-    require_core("genesis_plus_gx")
-    Emulator(GENESIS_ROM).close()
-    rom_probe.forget_verdicts()
-    (verdict,) = verdict_files(tmp_path)
-    key = key_file(tmp_path).read_bytes()
+    verdict, key = probed_once(tmp_path)
     forged = b"bad \x1b[2J\x1b[31mforged text\nsecond line"
     verdict.write_bytes(forged)
     before = rom_probe.probes_run
@@ -77,11 +82,7 @@ def test_a_forged_bad_verdict_with_escapes_does_not_refuse_a_good_rom(tmp_path):
 
 
 def test_a_sealed_verdict_of_another_rom_is_not_believed(tmp_path):
-    require_core("genesis_plus_gx")
-    Emulator(GENESIS_ROM).close()
-    rom_probe.forget_verdicts()
-    (verdict,) = verdict_files(tmp_path)
-    key = key_file(tmp_path).read_bytes()
+    verdict, key = probed_once(tmp_path)
     verdict.write_bytes(probe_seal.seal(key, "another-rom", b"bad signal 11"))
     before = rom_probe.probes_run
     Emulator(GENESIS_ROM).close()
@@ -89,11 +90,7 @@ def test_a_sealed_verdict_of_another_rom_is_not_believed(tmp_path):
 
 
 def test_a_message_from_a_verdict_file_is_made_of_fixed_texts(tmp_path):
-    require_core("genesis_plus_gx")
-    Emulator(GENESIS_ROM).close()
-    rom_probe.forget_verdicts()
-    (verdict,) = verdict_files(tmp_path)
-    key = key_file(tmp_path).read_bytes()
+    verdict, key = probed_once(tmp_path)
     verdict.write_bytes(probe_seal.seal(key, verdict.name, b"bad signal 11"))
     with pytest.raises(rom_probe.GameLoadError) as caught:
         Emulator(GENESIS_ROM)
