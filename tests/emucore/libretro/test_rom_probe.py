@@ -19,7 +19,7 @@ import pytest
 from emucore import Emulator
 from emucore.errors import GameLoadError, RomError
 from emucore.host.corefinder import find_library
-from emucore.libretro import rom_probe
+from emucore.libretro import probe_seal, rom_probe
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, play, require_core
 
 ROMS = ROOT.parent / "shared" / "stable-retro-test-roms"
@@ -31,10 +31,12 @@ pytestmark = pytest.mark.skipif(not rom_probe.fork_probe.available(rom_probe.ENV
 
 @pytest.fixture(autouse=True)
 def fresh(monkeypatch, tmp_path):
-    """Cache and config folders of the test's own and no verdict in memory, before and after."""
+    """Cache and config folders of the test's own, no verdict in memory (before and after) and no
+    key warning given yet."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.delenv(rom_probe.ENV_SWITCH, raising=False)
+    probe_seal._warned.clear()
     rom_probe.forget_verdicts()
     yield
     rom_probe.forget_verdicts()

@@ -20,6 +20,7 @@ from tests.conftest import GENESIS_ROM, require_core
 from tests.emucore.libretro.test_rom_probe import (
     OPEN_WITHOUT_STRUCTURE_CHECK,
     damaged_32x,
+    fresh,  # noqa: F401  (autouse: the test's own cache and config folders, no verdict in memory)
     run_python,
     verdict_files,
 )
@@ -35,17 +36,6 @@ def probed_once(tmp_path: Path) -> tuple[Path, bytes]:
     rom_probe.forget_verdicts()
     (verdict,) = verdict_files(tmp_path)
     return verdict, key_file(tmp_path).read_bytes()
-
-
-@pytest.fixture(autouse=True)
-def fresh(monkeypatch, tmp_path):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv(rom_probe.ENV_SWITCH, raising=False)
-    probe_seal._warned.clear()
-    rom_probe.forget_verdicts()
-    yield
-    rom_probe.forget_verdicts()
 
 
 def key_file(tmp_path: Path) -> Path:
