@@ -30,7 +30,6 @@ stable-retro's Genesis game. Games whose files are missing are skipped.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -40,6 +39,7 @@ from typing import Any
 
 import numpy as np
 from atari_games import open_game  # this folder's scripts run with it on sys.path
+from timing import median_seconds
 
 import emucore
 from emucore.assist import ScreenNumber, ScreenNumberError
@@ -199,15 +199,6 @@ def answer(game: Game, reader: ScreenNumber, p: Play, index: int, cell: int) -> 
     return text[drawn.index(cell)]
 
 
-def median_time(fn: Callable[[], Any], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def bench(key: str, steps: int, rounds: int) -> list[dict[str, Any]]:
     game = GAMES[key]
     env = game.open()
@@ -240,8 +231,8 @@ def bench(key: str, steps: int, rounds: int) -> list[dict[str, Any]]:
             return ScreenNumber.learn(pairs, box)
 
         reader = make()
-    locate_ms = median_time(make, rounds) * 1e3
-    read_us = median_time(lambda: [reader.read(f) for f in p.frames], rounds) * 1e6 / len(p.frames)
+    locate_ms = median_seconds(make, rounds) * 1e3
+    read_us = median_seconds(lambda: [reader.read(f) for f in p.frames], rounds) * 1e6 / len(p.frames)
     first = dict(base, stage="3 examples", glyphs=reader.glyphs, box=reader.box, locate_ms=locate_ms,
                  read_us=read_us, asked=0, taught=0, **tally(game, reader, p))
     asked = taught = 0

@@ -12,10 +12,9 @@ is what a call with state bytes costs on this core. Prints medians in ms and the
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_seconds  # this folder's scripts run with it on sys.path
 
 from emucore import Emulator
 from emucore.assist import solve_value
@@ -41,15 +40,6 @@ def checkpoints(emulator: Emulator) -> list[tuple[bytes, int]]:
     return out
 
 
-def median_ms(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=21)
@@ -70,11 +60,11 @@ def main() -> None:
 
     found = solve_value(emulator, given)
     print(f"scores {[v for _, v in pairs]}; best {found[0].describe()}; {len(found)} candidates")
-    solve = median_ms(lambda: solve_value(emulator, fresh()), args.repeat)
-    with_states = median_ms(lambda: solve_value(emulator, [(s, f"{v:08d}") for s, v in pairs]), args.repeat)
-    equal = median_ms(manual, args.repeat)
+    solve = 1000 * median_seconds(lambda: solve_value(emulator, fresh()), args.repeat)
+    with_states = 1000 * median_seconds(lambda: solve_value(emulator, [(s, f"{v:08d}") for s, v in pairs]), args.repeat)
+    equal = 1000 * median_seconds(manual, args.repeat)
     flat = [(Snapshot(snap.layout, snap.buf.copy()), 0) for snap, _ in given]
-    worst = median_ms(lambda: solve_value(emulator, flat), max(3, args.repeat // 4))
+    worst = 1000 * median_seconds(lambda: solve_value(emulator, flat), max(3, args.repeat // 4))
     print(f"solve_value, 4 snapshots, 64 KiB, all types: {solve:.1f} ms")
     print(f"solve_value, 4 states (loaded and restored):  {with_states:.1f} ms")
     print(f"MemorySearch, 4 'equal' refinements, 15 types: {equal:.1f} ms")

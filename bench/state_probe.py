@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from bench.atari_games import ale_rom
+from atari_games import ale_rom  # this folder's scripts run with it on sys.path
+from timing import median_seconds
+
 from emucore import Emulator
 from emucore.host.corefinder import find_library
 from emucore.integration import read_state_file
@@ -31,15 +30,6 @@ from emucore.libretro import state_probe
 from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def median_us(call: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e6
 
 
 def cases(scratch: Path) -> list[tuple[str, Path, str, bytes | None]]:
@@ -84,12 +74,12 @@ def measure(rom: Path, core: str, given: bytes | None) -> dict[str, float]:
         on.set_state(copies[0])
         started = state_probe.probes_run
         figures = {
-            "plain": median_us(lambda: off.set_state(state), 300),
-            "first load": median_us(first_load, 20),
-            "known copy": median_us(known_copy, 100),
-            "same object": median_us(lambda: on.set_state(state), 300),
-            "get_state off": median_us(off.get_state, 100),
-            "get_state on": median_us(on.get_state, 100),
+            "plain": 1e6 * median_seconds(lambda: off.set_state(state), 300),
+            "first load": 1e6 * median_seconds(first_load, 20),
+            "known copy": 1e6 * median_seconds(known_copy, 100),
+            "same object": 1e6 * median_seconds(lambda: on.set_state(state), 300),
+            "get_state off": 1e6 * median_seconds(off.get_state, 100),
+            "get_state on": 1e6 * median_seconds(on.get_state, 100),
             "bytes": len(state),
         }
         assert state_probe.probes_run - started == 20, "only the first loads fork"
