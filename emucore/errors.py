@@ -128,3 +128,8 @@ class EmulatorBusyError(EmucoreError, RuntimeError):
 
 class ScriptWarning(UserWarning):
     """A scenario script that is missing or failed to load: the env runs, but without it."""
+
+
+class RLlibSpacesWarning(UserWarning):
+    """RLlib makes an env whose spaces its default models cannot take (MultiBinary actions, uint8 screens);
+    a warning, not an error: the user's connectors or RLModule may take them."""

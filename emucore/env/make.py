@@ -12,7 +12,7 @@ from emucore.data.lookup import close_game_names
 from emucore.enums import State
 from emucore.env.float_obs import scaled_observations
 from emucore.env.retro_env import RetroEnv
-from emucore.env.rllib_hint import check_for_rllib
+from emucore.env.rllib_hint import warn_for_rllib
 from emucore.errors import GameNotFoundError, did_you_mean
 from emucore.integration import SHA_FILE
 
@@ -30,8 +30,8 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
     ``game`` is a game name, looked up in the integration sets, or a path to a game folder
     (``"./MyGame-Nes"``), which is used alone. ``inttype`` defaults to the process-wide default
     set of integrations (see ``emucore.data``). ``scale_obs=True`` wraps it so that observations are
-    float32 in [0, 1] (for RLlib's models). Made by RLlib with spaces its default models cannot take,
-    a ValueError says which ``env_config`` keys work (:mod:`emucore.env.rllib_hint`).
+    float32 in [0, 1] (for RLlib's models). Made by RLlib itself with spaces its default models cannot
+    take, an ``RLlibSpacesWarning`` says which ``env_config`` keys work (:mod:`emucore.env.rllib_hint`).
     """
     game = os.fspath(game)
     inttype = retro_data.resolve(retro_data.Integrations.DEFAULT if inttype is None else inttype)
@@ -45,7 +45,7 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
         ) from None
     env = RetroEnv(game, state, inttype=inttype, **kwargs)
     scaled = scaled_observations(env) if scale_obs else env
-    check_for_rllib(scaled, env.gamename)
+    warn_for_rllib(scaled, env.gamename)
     return scaled
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import emucore
-from emucore.env.rllib_hint import called_by_rllib, rllib_problems
+from emucore.env.rllib_hint import made_by_rllib, rllib_problems
 
 
 def test_scaled_observations_are_the_plain_ones_over_255():
@@ -27,7 +27,7 @@ def test_scaled_observations_are_the_plain_ones_over_255():
 
 
 def test_outside_rllib_nothing_is_refused():
-    assert not called_by_rllib()
+    assert not made_by_rllib()
     env = emucore.make("StudioDemo-Nes")
     try:
         assert len(rllib_problems(env)) == 2  # what RLlib would be told: MultiBinary actions, uint8 screens

@@ -93,10 +93,37 @@ def plain_id_config(env_config: dict, runners: int):
 
 @pytest.mark.parametrize("env_config", [{}, {"use_restricted_actions": emucore.Actions.DISCRETE},
                                         {"scale_obs": True}])
-def test_the_plain_id_says_at_once_which_env_config_keys_work(ray_driver, env_config):
-    with pytest.raises(Exception, match=r"RLlib cannot train emucore/StudioDemo-Genesis as made.*'use_restricted_"
-                                        r"actions': emucore.Actions.DISCRETE, 'scale_obs': True"):
+def test_the_plain_id_warns_at_once_which_env_config_keys_work(ray_driver, env_config):
+    from emucore.errors import RLlibSpacesWarning
+
+    warned = pytest.warns(RLlibSpacesWarning, match=r"RLlib makes emucore/StudioDemo-Genesis with spaces its default "
+                                                    r"models cannot take.*'use_restricted_actions': emucore.Actions."
+                                                    r"DISCRETE, 'scale_obs': True")
+    with warned, pytest.raises(ValueError, match="No default CNN configuration"):  # RLlib's own refusal, not emucore's
         plain_id_config(env_config, 0).build_algo()
+
+
+def test_a_registered_creator_that_wraps_the_env_trains_unwarned(ray_driver):
+    import warnings
+
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.tune.registry import register_env
+
+    from emucore.errors import RLlibSpacesWarning
+    from tests.emucore.ray.test_rllib_hint import wrapping_creator
+
+    register_env("emucore-wrapped", wrapping_creator)  # Discrete(4) actions, float32 84x84 screens
+    config = (PPOConfig().environment("emucore-wrapped")
+              .env_runners(num_env_runners=0, rollout_fragment_length=64)
+              .training(train_batch_size=64, minibatch_size=64, num_epochs=1).debugging(seed=0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RLlibSpacesWarning)
+        algo = config.build_algo()  # the env runner is this process: a warning would raise here
+        try:
+            result = algo.train()
+        finally:
+            algo.stop()
+    assert result["env_runners"]["num_env_steps_sampled"] >= 64
 
 
 def test_the_plain_id_trains_with_the_keys_it_names(ray_driver):
