@@ -9,6 +9,19 @@ apt_install python3-venv "${QT_PACKAGES[@]}"
 bash "$ROOT/scripts/build_dist.sh"
 WHEEL="$(ls "$ROOT"/dist/*.whl)"
 
+# The wheel reaches glibc 2.28 systems (RHEL/Rocky/Alma 8, Ubuntu 20.04, Debian 11): its symbols (wheel_glibc.py
+# names any that needs a newer glibc; bind it in emucore/libretro/glibc_compat.h) and the tag pip reads.
+step "the wheel's symbols and tag: manylinux_2_28 or older"
+"$ROOT/.venv-release/bin/python" "$ROOT/scripts/wheel_glibc.py" "$WHEEL" manylinux_2_28
+TAGS="$(basename "$WHEEL" .whl | rev | cut -d- -f1 | rev)"  # the platform tags, dot-separated
+OLDEST="$(tr . '\n' <<< "$TAGS" | sed -n 's/^manylinux_2_\([0-9]*\)_.*/\1/p' | sort -n | head -1)"
+if [ -z "$OLDEST" ] || [ "$OLDEST" -gt 28 ]; then
+    echo "check_wheel.sh: $(basename "$WHEEL") is tagged $TAGS, not manylinux_2_28 or older:" \
+         "pip would refuse it on glibc 2.28 (RHEL 8, Ubuntu 20.04, Debian 11)" >&2
+    exit 1
+fi
+step "the wheel is $TAGS: it installs on glibc 2.$OLDEST and later"
+
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cp "$ROOT/scripts/smoke_installed.py" "$WORK/"

@@ -5,6 +5,8 @@ the pixel conversion are compiled C, not Python. Every ``.c`` file in this folde
 module Python calls has ``<name>.cdef``, the declarations Python sees, beside ``<name>.h``.
 """
 
+import os
+import platform
 from pathlib import Path
 
 from cffi import FFI
@@ -93,6 +95,27 @@ extern "Python+C" bool emu_py_environment(void *userdata, unsigned cmd, void *da
 extern "Python+C" void emu_py_log(void *userdata, int level, const char *text);
 """
 
+
+def glibc_compat() -> tuple[list[str], list[str]]:
+    """The compile and link arguments that keep the extension loadable on glibc 2.28 (the wheel's manylinux_2_28).
+
+    Built against glibc >= 2.34, where dlopen and pthread_create moved into libc with a new symbol version, every
+    file force-includes glibc_compat.h, which binds them to their older versions (see there), and libdl.so.2 and
+    libpthread.so.0 are linked by name and kept (``--no-as-needed``), where glibc < 2.34 defines those versions. Other
+    systems build as they did: an older glibc records the old versions itself.
+    """
+    libc = os.confstr("CS_GNU_LIBC_VERSION") if "CS_GNU_LIBC_VERSION" in os.confstr_names else None
+    if not libc or not libc.startswith("glibc ") or platform.machine() not in ("x86_64", "aarch64"):
+        return [], []
+    if tuple(int(part) for part in libc.split()[1].split(".")[:2]) < (2, 34):
+        return [], []
+    return (
+        ["-include", "emucore/libretro/glibc_compat.h"],  # relative: built from the project root
+        ["-Wl,--push-state,--no-as-needed", "-l:libdl.so.2", "-l:libpthread.so.0", "-Wl,--pop-state"],
+    )
+
+
+COMPAT_COMPILE, COMPAT_LINK = glibc_compat()
 ffibuilder = FFI()
 ffibuilder.cdef(HOST_CDEF)
 ffibuilder.cdef((HERE / "libretro_types.h").read_text())
@@ -106,7 +129,8 @@ ffibuilder.set_source(
     sources=[f"emucore/libretro/{path.name}" for path in sorted(HERE.glob("*.c"))] + ["emucore/libretro/guard.cpp"],
     include_dirs=["emucore/libretro"],
     libraries=["dl", "stdc++", "pthread"],
-    extra_compile_args=["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+    extra_compile_args=["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter", *COMPAT_COMPILE],
+    extra_link_args=COMPAT_LINK,
 )
 
 if __name__ == "__main__":
