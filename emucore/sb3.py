@@ -27,18 +27,21 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
-from emucore.env import RetroEnv, RetroVectorEnv
 from emucore.errors import MissingExtraError
 
-try:
+try:  # the rl extra brings both (and the env extra's Gymnasium with them)
+    from gymnasium.vector import AutoresetMode
     from stable_baselines3.common.vec_env import VecEnv
     from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+    from emucore.env import RetroEnv, RetroVectorEnv
 except ModuleNotFoundError as exc:
-    if exc.name is None or exc.name.split(".")[0] not in ("stable_baselines3", "torch"):
+    root = (exc.name or "").split(".")[0]
+    if root not in ("gymnasium", "Gymnasium", "stable_baselines3", "torch"):
         raise
-    raise MissingExtraError("emucore.sb3 (RetroVecEnv)", "stable-baselines3", "rl") from exc
+    module = "Gymnasium" if root.lower() == "gymnasium" else "stable-baselines3"
+    raise MissingExtraError("emucore.sb3 (RetroVecEnv)", module, "rl") from exc
 
 if TYPE_CHECKING:
     import gymnasium as gym

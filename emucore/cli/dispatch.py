@@ -18,7 +18,7 @@ from typing import Any
 from emucore import __version__
 from emucore.cli import cores, info, verify
 from emucore.cli.format import DefaultsHelpFormatter, exit_status_epilog
-from emucore.errors import EmucoreError
+from emucore.errors import EmucoreError, MissingExtraError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,15 +42,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _own_parser(name: str) -> Callable[[list[str]], int]:
-    """The ``main`` of a subcommand that parses its own options (--help included)."""
-    if name == "import":
-        from emucore.cli.import_roms import main
-    elif name == "playback":
-        from emucore.cli.playback import main
-    elif name == "check":
-        from emucore.cli.check import main
-    else:
-        from emucore.cli.rollout import main
+    """The ``main`` of a subcommand that parses its own options (--help included); MissingExtraError, naming the
+    subcommand and the extra, where the subcommand needs one that is not installed (``playback`` needs ``env``)."""
+    try:
+        if name == "import":
+            from emucore.cli.import_roms import main
+        elif name == "playback":
+            from emucore.cli.playback import main
+        elif name == "check":
+            from emucore.cli.check import main
+        else:
+            from emucore.cli.rollout import main
+    except MissingExtraError as exc:
+        raise MissingExtraError(f"emucore {name}", exc.name or "", exc.extra) from exc
+    except ModuleNotFoundError as exc:
+        if exc.name != "gymnasium":
+            raise
+        raise MissingExtraError(f"emucore {name}", "Gymnasium", "env") from exc
     return main
 
 
@@ -58,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``emucore``: runs a subcommand and returns its exit status (0, 1 for findings, 2 for bad arguments)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] in (["import"], ["playback"], ["check"], ["rollout"]):
-        return _reporting_errors(_own_parser(argv[0]), argv[1:])
+        name = argv[0]
+        return _reporting_errors(lambda rest: _own_parser(name)(rest), argv[1:])
     args = build_parser().parse_args(argv)
     return _reporting_errors(args.func, args)
 

@@ -25,7 +25,7 @@ from emucore.host.corefinder import FoundCore, find_core
 from emucore.host.memory import AddressSpace, Block
 from emucore.host.rom import check_rom_loads, read_rom
 from emucore.host.spare_core import SpareCore
-from emucore.host.state_checks import state_problem
+from emucore.host.state_checks import other_core_note, state_problem
 from emucore.integration import IntegrationError, read_state_file, write_state_file
 from emucore.libretro import CoreSession, cartridge_ram
 from emucore.libretro.state_probe import StateProbe
@@ -299,13 +299,13 @@ class Emulator:
             if ok:
                 return True
             problem = f"the {self.core.lib} core rejected it (another core or version, or corrupt)"
-        raise StateError(source, problem)
+        raise StateError(source, problem + other_core_note(self.system, self.core.lib))
 
     def check_state(self, state: bytes, *, source: str | os.PathLike[str] | None = None) -> None:
         """Raises the StateError ``set_state`` would for a state this core can tell is unusable, without loading it."""
         problem = self._state_problem(state)
         if problem is not None:
-            raise StateError(source, problem)
+            raise StateError(source, problem + other_core_note(self.system, self.core.lib))
 
     def _state_problem(self, state: bytes) -> str | None:
         return state_problem(self.core_library, self._session.serialize_size, state) or self._probe.problem(

@@ -14,8 +14,10 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 
+from emucore.errors import DISTRIBUTION
+from emucore.host.corefinder import find_library
 from emucore.integration.statefile import MAX_STATE_BYTES
-from emucore.systems import CoreLibrary
+from emucore.systems import CoreLibrary, System
 
 FCEUX_HEADER = 16  # "FCS", version byte, u32 size of what follows, u32 new version, u32 compressed size
 FCEUX_SECTION = 5  # u8 type, u32 size
@@ -84,3 +86,15 @@ def state_problem(library: CoreLibrary, expected_size: Callable[[], int], state:
         return f"truncated: {size} bytes, the {library.lib} core's states for this game have {expected}"
     check = CHECKS.get(library.state_format or "")
     return check(bytes(state)) if check is not None else None
+
+
+def other_core_note(system: System, lib: str) -> str:
+    """For a state the ``lib`` core cannot use: where ``lib`` is not the core stable-retro runs ``system`` with
+    (whose states the integrations ship), which core that is and how to get it; else ``""``."""
+    preferred = system.cores[0]
+    if lib == preferred:
+        return ""
+    made = f"; {system.name} states (the integrations' among them) are made for {preferred}, stable-retro's core"
+    if find_library(preferred):
+        return f"{made}, which is installed: leave the core unchosen (core=None) to run {preferred}"
+    return f"{made}, not installed here (so {lib} runs): pip install '{DISTRIBUTION}[cores]'"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emucore.errors import FileProblem
+from emucore.errors import FileProblem, MissingExtraError
 
 #: Sample rates FFmpeg's AAC encoder accepts; other core rates are resampled to 48 kHz.
 AAC_RATES = (96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350)
@@ -64,8 +64,8 @@ class VideoWriter:
             raise VideoError(self.path, f"crf {crf} is out of range (0..51)")
         try:
             import av
-        except ImportError as exc:  # pragma: no cover - depends on the install
-            raise VideoError(self.path, "video export needs PyAV: pip install av") from exc
+        except ImportError as exc:
+            raise VideoError(self.path, str(MissingExtraError("video export", "PyAV", "video"))) from exc
         self._av = av
         self.frames = 0
         self.samples = 0
