@@ -31,6 +31,12 @@ def integrations_dir() -> Path:
     return package_resources() / "integrations"
 
 
+def schemas_dir() -> Path:
+    """The JSON Schemas of data.json, scenario.json and metadata.json (``data.schema.json``, ...), for editors and
+    validators; the documentation site publishes the same files."""
+    return package_resources() / "schemas"
+
+
 def _xdg_data_home() -> Path:
     return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
 

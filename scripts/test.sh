@@ -8,13 +8,13 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
     [ -x "$VENV/bin/python" ] || quietly python3 -m venv "$VENV"
     quietly "$VENV/bin/python" -m pip install torch==2.13.0
 fi
-setup_venv "studio,env,cores,video,rl,ray,test"
+setup_venv "studio,env,cores,video,rl,ray,test,docs"
 cd "$ROOT"
 step "homebrew ROMs rebuild byte-identically"
 quietly "$VENV/bin/python" homebrew/nes/build.py --check
 quietly "$VENV/bin/python" homebrew/genesis/build.py --check
 step "ruff"
-quietly "$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py studio tests bench examples homebrew/make_start_states.py
+quietly "$VENV/bin/ruff" check emucore emucore_gymnasium.py setup.py conftest.py studio tests bench examples scripts homebrew/make_start_states.py
 step "import contracts (emucore's packages in their layers, the studio's app over its views over its model)"
 quietly "$VENV/bin/lint-imports"
 step "mypy (mypy.ini: its baseline lists the modules not clean yet)"
@@ -29,7 +29,8 @@ for arg in "$@"; do
         exit
     fi
 done
-step "tests of everything but the studio's views (emucore, the studio's model, ...), with Qt unimportable"
-"$VENV/bin/python" -m pytest -p no:pytest-qt -p tests.without_qt "${PARALLEL[@]}" tests --ignore=tests/studio/qt "$@"
+step "tests of everything but the studio's views (emucore, the studio's model, the README's and the docs' examples, ...), with Qt unimportable"
+"$VENV/bin/python" -m pytest -p no:pytest-qt -p tests.without_qt "${PARALLEL[@]}" tests README.md docs \
+    --ignore=tests/studio/qt "$@"
 step "tests of the studio's views (Qt)"
 "$VENV/bin/python" -m pytest "${PARALLEL[@]}" tests/studio/qt "$@"

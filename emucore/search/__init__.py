@@ -45,3 +45,22 @@ __all__ = [
     "snapshot_from_state",
     "system_types",
 ]
+
+# The assisted solvers lived here until they moved to emucore.assist (0.1.0); scripts that import them from here
+# still work, with a DeprecationWarning naming the new home. The import happens at the first use of an old name,
+# by name, so the search engine itself does not depend on the layer above it (the layers contract).
+MOVED_TO_ASSIST = frozenset({
+    "Ambiguity", "DoneExamples", "DoneRule", "DoneRules", "DoneSuggestion", "ValueCandidate", "ValueCandidates",
+    "done_rules", "episode_examples", "solve_value", "suggest_done",
+})
+
+
+def __getattr__(name: str) -> object:
+    if name not in MOVED_TO_ASSIST:
+        raise AttributeError(f"module 'emucore.search' has no attribute {name!r}")
+    import importlib
+    import warnings
+
+    warnings.warn(f"emucore.search.{name} moved to emucore.assist: use 'from emucore.assist import {name}' "
+                  "(the old name will be removed in a later release)", DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module("emucore.assist"), name)
