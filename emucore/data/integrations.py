@@ -14,6 +14,10 @@ from emucore.paths import integrations_dir, studio_integrations_dir
 
 _STABLE, _EXPERIMENTAL, _CONTRIB, _CUSTOM, _ALL, _DEFAULT = 1, 2, 4, 8, 15, 16
 
+#: ``emucore/data``, which holds ``stable``, ``contrib`` and ``experimental`` folders as stable-retro's package
+#: does (``dirname(retro.__file__)/data/stable/<Game>`` under the ``retro`` alias): searched first in each set.
+PACKAGE_SETS = os.path.dirname(os.path.abspath(__file__))
+
 _SET_NAMES = ((_STABLE, "stable"), (_CONTRIB, "contrib"), (_EXPERIMENTAL, "experimental"), (_CUSTOM, "custom"))
 
 #: Custom folders registered with ``Integrations.add_custom_path``, as given (stable-retro's list),
@@ -123,23 +127,24 @@ class Integrations(enum.Flag):
         """The folders searched, in lookup order, as absolute paths.
 
         ``contrib``, ``experimental``, the custom folders (``EMUCORE_DATA_PATH`` first, then
-        registration order), the studio's integrations, our ``integrations/``, stable-retro's
-        ``stable``. Only the enabled sets take part.
+        registration order), the studio's integrations, our ``integrations/``, ``stable``; each of
+        ``contrib``, ``experimental`` and ``stable`` is emucore's own (:data:`PACKAGE_SETS`) first, then
+        stable-retro's. Only the enabled sets take part.
         """
         value = self.resolve()._value_
         root = path()
+        roots = [PACKAGE_SETS, *([root] if root and root != PACKAGE_SETS else [])]
         found: list[str] = []
-        if value & _CONTRIB and root:
-            found.append(os.path.join(root, "contrib"))
-        if value & _EXPERIMENTAL and root:
-            found.append(os.path.join(root, "experimental"))
+        if value & _CONTRIB:
+            found.extend(os.path.join(root, "contrib") for root in roots)
+        if value & _EXPERIMENTAL:
+            found.extend(os.path.join(root, "experimental") for root in roots)
         if value & _CUSTOM:
             found.extend(custom_paths())
         if value & _STABLE:
             found.append(str(studio_integrations_dir().absolute()))
             found.append(str(integrations_dir()))
-            if root:
-                found.append(os.path.join(root, "stable"))
+            found.extend(os.path.join(root, "stable") for root in roots)
         return found
 
     @classmethod

@@ -41,7 +41,7 @@ class StateLoading:
         path = retro_data.get_file_path(self._game_lookup, statename, inttype)
         if not path:
             where = (self._game_lookup if retro_data.is_game_folder_path(self._game_lookup)
-                     else f"the integration of {self.gamename} ({inttype!r})")
+                     else f"the integration of {self.gamename} (inttype Integrations.{inttype.name or 0})")
             close = difflib.get_close_matches(statename[: -len(STATE_SUFFIX)],
                                               retro_data.list_states(self._game_lookup, inttype), n=3)
             hint = f"; {did_you_mean(close)}" if close else ""

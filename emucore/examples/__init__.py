@@ -5,6 +5,9 @@
   ``update_tree``, ``Frameskip``, ``TimeLimit``, ``EXPLORATION_PARAM``, ``brute_retro``).
 - :mod:`~emucore.examples.ppo`: ``StochasticFrameSkip``, ``make_retro``, ``wrap_deepmind_retro``.
 
+And one of emucore's own: :mod:`~emucore.examples.ppo_retro`, PPO in one file on a ``RetroVectorEnv`` with
+TensorBoard logs (``python -m emucore.examples.ppo_retro``; the ``rl`` extra).
+
 Not provided: ``interactive`` and ``retro_interactive`` (a pyglet window: ``emucore`` plays a game with
 ``render_mode="human"``, the studio edits one), ``random_agent``, ``trivial_random_agent`` and
 ``trivial_random_agent_multiplayer`` (a loop of ``env.action_space.sample()``, nothing to import),

@@ -2,7 +2,7 @@
 
 Each run gets its own folder, ``<studio data>/runs/<game>/<date>-<agent>/`` by default, so
 ``tensorboard --logdir <studio data>/runs`` shows the runs of every game beside each other, and beside
-training runs logged the same way (``examples/ppo_retro.py``). Written per episode, as it ends:
+training runs logged the same way (``python -m emucore.examples.ppo_retro``). Written per episode, as it ends:
 ``episode/return`` and ``episode/length`` (x: the episode's number); at the end, the run's summary, its
 flags and settings as text, and ``run/mean_return``.
 

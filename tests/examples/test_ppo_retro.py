@@ -1,4 +1,6 @@
-"""examples/ppo_retro.py runs: a short run writes its TensorBoard log and its learning curve."""
+"""``python -m emucore.examples.ppo_retro`` (shipped in the package) runs: a short run writes its TensorBoard log and
+its learning curve; ``examples/ppo_retro.py`` in the source tree runs the same main; without torch the import names
+the rl extra."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ppo_retro.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "ppo_retro.py"
 
 
 def test_a_short_run_logs_its_episodes(tmp_path):
@@ -18,9 +20,9 @@ def test_a_short_run_logs_its_episodes(tmp_path):
 
     curve = tmp_path / "curve.csv"
     done = subprocess.run(
-        [sys.executable, str(EXAMPLE), "--total-steps", "1024", "--num-envs", "4", "--num-steps", "128",
-         "--epochs", "1", "--threads", "1", "--runs", str(tmp_path / "runs"), "--curve", str(curve),
-         "--sticky-prob", "0.25"],
+        [sys.executable, "-m", "emucore.examples.ppo_retro", "--total-steps", "1024", "--num-envs", "4",
+         "--num-steps", "128", "--epochs", "1", "--threads", "1", "--runs", str(tmp_path / "runs"),
+         "--curve", str(curve), "--sticky-prob", "0.25"],
         capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     rows = list(csv.reader(curve.open()))
@@ -31,3 +33,19 @@ def test_a_short_run_logs_its_episodes(tmp_path):
     returns = [event.value for event in events.Scalars("charts/episode_return")]
     assert returns == [pytest.approx(float(row[1])) for row in rows[1:]]
     assert {"losses/policy", "losses/value", "charts/steps_per_second"} <= set(events.Tags()["scalars"])
+
+
+def test_the_source_tree_script_is_the_module():
+    pytest.importorskip("torch.utils.tensorboard")
+    done = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: python -m emucore.examples.ppo_retro [-h] [--game GAME]")
+
+
+def test_without_torch_the_import_names_the_rl_extra():
+    code = "import sys; sys.modules['torch'] = None\nimport emucore.examples.ppo_retro"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "emucore.errors.MissingExtraError: emucore.examples.ppo_retro needs torch, which is not installed: "
+        "pip install 'retro-integration-studio[rl]'")

@@ -182,8 +182,12 @@ def test_a_missing_state_suggests_close_state_names():
     require_core("fceumm")
     with pytest.raises(StateNotFoundError) as caught:
         emucore.make("StudioDemo-Nes", state="Strat")
-    assert "not found in the integration of StudioDemo-Nes" in str(caught.value)
+    assert "not found in the integration of StudioDemo-Nes (inttype Integrations." in str(caught.value)
     assert str(caught.value).endswith("; did you mean Start?")
+    with pytest.raises(StateNotFoundError) as caught:  # the enum by name, not its repr
+        emucore.make("StudioDemo-Nes", state="Strat", inttype=emucore.data.Integrations.ALL)
+    assert str(caught.value) == ("state Strat.state: not found in the integration of StudioDemo-Nes (inttype "
+                                 "Integrations.ALL); did you mean Start?")
 
 
 @pytest.mark.parametrize("command", ["verify", "check"])

@@ -9,6 +9,7 @@ import pytest
 
 from emucore import data
 from emucore.data import DefaultIntegrations, Integrations
+from emucore.data.integrations import PACKAGE_SETS
 from emucore.paths import integrations_dir, studio_integrations_dir
 
 OURS = str(integrations_dir())
@@ -67,14 +68,16 @@ def test_paths_order(tmp_path, monkeypatch):
     Integrations.add_custom_path(b)
     assert data.path() == str(root)
     studio = str(studio_integrations_dir())
-    expected = [str(root / "contrib"), str(root / "experimental"), str(a), str(b), studio, OURS, str(root / "stable")]
+    contrib, experimental, stable = (os.path.join(PACKAGE_SETS, name) for name in ("contrib", "experimental", "stable"))
+    expected = [contrib, str(root / "contrib"), experimental, str(root / "experimental"), str(a), str(b), studio, OURS,
+                stable, str(root / "stable")]
     assert Integrations.ALL.folders == expected
-    assert Integrations.STABLE.folders == [studio, OURS, str(root / "stable")]
+    assert Integrations.STABLE.folders == [studio, OURS, stable, str(root / "stable")]
     assert Integrations.CUSTOM_ONLY.folders == [str(a), str(b)]
-    assert Integrations(6).folders == [str(root / "contrib"), str(root / "experimental")]
+    assert Integrations(6).folders == [contrib, str(root / "contrib"), experimental, str(root / "experimental")]
     monkeypatch.setenv("EMUCORE_DATA_PATH", os.pathsep.join([str(env), ""]))
     assert Integrations.CUSTOM_ONLY.folders == [str(env), str(a), str(b)]
-    assert Integrations.DEFAULT.folders == [str(env), str(a), str(b), studio, OURS, str(root / "stable")]
+    assert Integrations.DEFAULT.folders == [str(env), str(a), str(b), studio, OURS, stable, str(root / "stable")]
     Integrations.clear_custom_paths()
     assert Integrations.CUSTOM_ONLY.folders == [str(env)]
 

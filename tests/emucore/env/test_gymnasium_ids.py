@@ -82,3 +82,26 @@ def test_make_vec_builds_a_retro_vector_env_with_the_make_kwargs():
     default = gymnasium.make_vec("emucore/StudioDemo-Genesis", num_envs=2)  # Gymnasium takes the vector entry point
     default.close()
     assert type(default) is RetroVectorEnv
+
+
+def test_make_vec_with_wrappers_takes_the_sync_mode():
+    """Gymnasium refuses ``wrappers=`` with a vector entry point before emucore runs (as for ale-py's ids); the
+    README's recipe, ``vectorization_mode="sync"``, applies them to each env."""
+    import gymnasium
+    import pytest
+
+    wrappers = [gymnasium.wrappers.RecordEpisodeStatistics]
+    with pytest.raises(gymnasium.error.Error, match="Cannot use `vector_entry_point` vectorization mode with the "
+                                                    "wrappers argument"):
+        gymnasium.make_vec("emucore/StudioDemo-Nes", 2, wrappers=wrappers)
+    vector = gymnasium.make_vec("emucore/StudioDemo-Nes", 2, wrappers=wrappers, vectorization_mode="sync",
+                                max_episode_steps=3)
+    try:
+        assert isinstance(vector, gymnasium.vector.SyncVectorEnv)
+        assert all(isinstance(env, gymnasium.wrappers.RecordEpisodeStatistics) for env in vector.envs)
+        vector.reset(seed=0)
+        for _ in range(3):
+            infos = vector.step(vector.action_space.sample())[4]
+        assert infos["episode"]["l"].tolist() == [3, 3]
+    finally:
+        vector.close()
