@@ -16,6 +16,9 @@ from studio.model.set_aside import OpenProblem
 
 __all__ = ["build_parser", "main", "window_size"]
 
+# studio.qt.show_step.STEPS, spelled here so that --help needs no Qt (a test keeps them equal)
+SHOW_STEPS = ("open", "play", "find-score", "lives", "done", "check", "export", "agent")
+
 
 def window_size(text: str) -> tuple[int, int]:
     """``"1280x860"`` as (1280, 860); argparse's type for ``--size``."""
@@ -40,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--frames", type=int, default=120, help="frames to run before --screenshot (default: 120)")
     parser.add_argument("--size", type=window_size, metavar="WxH",
                         help="the window's size, e.g. 1280x860 (default: the last size; 1280x860 for --screenshot)")
+    parser.add_argument("--show", choices=SHOW_STEPS, metavar="STEP",
+                        help="with --screenshot: the window at that step of making an integration, one of "
+                             f"{', '.join(SHOW_STEPS)} (the walkthrough's steps: its dock, tab or dialog; on the "
+                             "demo games played and typed as a person would). It is staged in a scratch copy of "
+                             "the game and of the studio's data, deleted at exit, so it is for --screenshot only: "
+                             "nothing done in it could be kept")
     parser.add_argument("--no-restore-prompt", action="store_true",
                         help="do not offer to restore a session that ended in a crash")
     return parser
@@ -52,7 +61,10 @@ HARMLESS_QT_MESSAGES = ("PulseAudioService: pa_context_connect() failed", "This 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.show is not None and args.screenshot is None:
+        parser.error("--show needs --screenshot: a step is staged in a scratch copy of the game, deleted at exit")
     if args.screenshot is not None and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # a screenshot needs no screen
     os.environ.setdefault("QT_LOGGING_RULES", QUIET_QT_LOGGING)
@@ -74,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from studio.qt.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    if args.show is not None:
+        return _show_step(app, args)
     headless = args.screenshot is not None
     problems: list[OpenProblem] = []  # files that could not be read: shown by the window, never a traceback
     # a screenshot shows, and keeps, the default layout
@@ -145,6 +159,25 @@ def _restore(recovery, saved, settings, core: str | None):
     return session
 
 
+def _show_step(app, args: argparse.Namespace) -> int:
+    """``--screenshot --show STEP``: the game copied into a scratch studio folder, opened there, the step staged."""
+    from studio.model.play.session import Session
+    from studio.model.settings import Settings
+    from studio.model.workspace import Workspace
+    from studio.qt.main_window import MainWindow
+    from studio.qt.show_step import scratch_copy, scratch_studio
+
+    try:
+        rom, state = resolve_game(args.game, args.state)  # found where the user's integrations are
+        with scratch_studio() as scratch:
+            rom, state = scratch_copy(rom, state, scratch)
+            session = Session(rom, state, core=args.core)
+            return _screenshot(app, MainWindow(Workspace(session, Settings()), persist=False), args)
+    except (OpenError, EmucoreError, OSError) as exc:
+        print(f"retro-studio: {exc}", file=sys.stderr)
+        return 2
+
+
 def _screenshot(app, window, args: argparse.Namespace) -> int:
     from studio.model.commands import advance
 
@@ -154,7 +187,13 @@ def _screenshot(app, window, args: argparse.Namespace) -> int:
     app.processEvents()  # the default layout is laid out for the window's size
     advance(window.workspace, args.frames)
     app.processEvents()
-    saved = window.grab().save(args.screenshot)
+    if args.show is None:
+        picture = window.grab()
+    else:
+        from studio.qt.show_step import stage
+
+        picture = stage(window, args.show)
+    saved = picture.save(args.screenshot)
     window.close()
     if not saved:
         print(f"retro-studio: {args.screenshot}: could not write the PNG", file=sys.stderr)

@@ -79,7 +79,6 @@ def offer_known_integration(window: MainWindow) -> None:
 
 
 def export_dialog(window: MainWindow) -> None:
-    from studio.model.export import export_integration
     from studio.qt.scenario.integration_check_dialog import offer_check_before_export
 
     if not offer_check_before_export(window):
@@ -89,16 +88,19 @@ def export_dialog(window: MainWindow) -> None:
         return
     include_rom = QMessageBox.question(
         window, "Export", "Include the ROM in the exported folder?") == QMessageBox.StandardButton.Yes
+    guard(window, lambda: QMessageBox.information(window, "Export", export_report(window, folder, include_rom)))
 
-    def run() -> None:
-        result = export_integration(window.session.folder, folder, include_rom=include_rom,
-                                    screen=window.workspace.screen_reader.reader)
-        lines = [f"{result.folder}: {len(result.files)} files."]
-        lines += [f"warning: {w}" for w in result.warnings]
-        lines += [f"{f.level}: {f.file} {f.key}: {f.message}" for f in result.findings[:20]]
-        QMessageBox.information(window, "Export", "\n".join(lines))
 
-    guard(window, run)
+def export_report(window: MainWindow, folder: str | Path, include_rom: bool) -> str:
+    """Exports the open integration into ``folder``; what was written, with the warnings and findings."""
+    from studio.model.export import export_integration
+
+    result = export_integration(window.session.folder, folder, include_rom=include_rom,
+                                screen=window.workspace.screen_reader.reader)
+    lines = [f"{result.folder}: {len(result.files)} files ({', '.join(result.files)})."]
+    lines += [f"warning: {w}" for w in result.warnings]
+    lines += [f"{f.level}: {f.file} {f.key}: {f.message}" for f in result.findings[:20]]
+    return "\n".join(lines)
 
 
 def close(window: MainWindow) -> None:
