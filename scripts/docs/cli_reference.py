@@ -13,8 +13,8 @@ from emucore.cli import check, dispatch, import_roms, playback, rollout
 from emucore.paths import schemas_dir
 from studio.app import build_parser as studio_parser
 
-# argparse wraps its help to the terminal's width: a fixed width makes the page the same on every machine
-os.environ["COLUMNS"] = "100"
+# argparse wraps its help to the terminal's width: a fixed width makes the page the same on every machine,
+os.environ["COLUMNS"] = "80"  # the width of a code block on the page
 
 # the subcommands that parse their own options (dispatch hands them their arguments)
 OWN_PARSERS = {"import": import_roms, "playback": playback, "rollout": rollout, "check": check}
