@@ -22,15 +22,19 @@ quietly "$VENV/bin/mypy"
 # Both runs use every core (pytest-xdist); the Ray tests share one worker and its cluster.
 PARALLEL=(-n auto --dist loadgroup)
 export QT_QPA_PLATFORM=offscreen
+# A page's code blocks share its namespace and run in order: the README's and the docs' examples run on one worker.
+SERIAL=(-p no:xdist)
 for arg in "$@"; do
     if [[ "$arg" != -* ]] && [ -e "${arg%%::*}" ]; then  # tests named: run just those, Qt as usual
         step "tests: $*"
+        if [[ "$*" == *README.md* || "$*" == *docs* ]]; then PARALLEL=("${SERIAL[@]}"); fi
         "$VENV/bin/python" -m pytest "${PARALLEL[@]}" "$@"
         exit
     fi
 done
-step "tests of everything but the studio's views (emucore, the studio's model, the README's and the docs' examples, ...), with Qt unimportable"
-"$VENV/bin/python" -m pytest -p no:pytest-qt -p tests.without_qt "${PARALLEL[@]}" tests README.md docs \
-    --ignore=tests/studio/qt "$@"
+step "tests of everything but the studio's views (emucore, the studio's model, ...), with Qt unimportable"
+"$VENV/bin/python" -m pytest -p no:pytest-qt -p tests.without_qt "${PARALLEL[@]}" tests --ignore=tests/studio/qt "$@"
+step "the README's and the docs' examples, each page's blocks in order, with Qt unimportable"
+"$VENV/bin/python" -m pytest -p no:pytest-qt -p tests.without_qt "${SERIAL[@]}" README.md docs "$@"
 step "tests of the studio's views (Qt)"
 "$VENV/bin/python" -m pytest "${PARALLEL[@]}" tests/studio/qt "$@"
