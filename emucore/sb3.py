@@ -38,9 +38,9 @@ try:  # the rl extra brings both (and the env extra's Gymnasium with them)
     from emucore.env import RetroEnv, RetroVectorEnv
 except ModuleNotFoundError as exc:
     root = (exc.name or "").split(".")[0]
-    if root not in ("gymnasium", "Gymnasium", "stable_baselines3", "torch"):
+    if root not in ("gymnasium", "stable_baselines3", "torch"):
         raise
-    module = "Gymnasium" if root.lower() == "gymnasium" else "stable-baselines3"
+    module = "Gymnasium" if root == "gymnasium" else "stable-baselines3"
     raise MissingExtraError("emucore.sb3 (RetroVecEnv)", module, "rl") from exc
 
 if TYPE_CHECKING:

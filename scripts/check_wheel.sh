@@ -9,10 +9,9 @@ apt_install python3-venv "${QT_PACKAGES[@]}"
 bash "$ROOT/scripts/build_dist.sh"
 WHEEL="$(ls "$ROOT"/dist/*.whl)"
 
-# The wheel reaches glibc 2.28 systems (RHEL/Rocky/Alma 8, Ubuntu 20.04, Debian 11): its symbols (wheel_glibc.py
-# names any that needs a newer glibc; bind it in emucore/libretro/glibc_compat.h) and the tag pip reads.
-step "the wheel's symbols and tag: manylinux_2_28 or older"
-"$ROOT/.venv-release/bin/python" "$ROOT/scripts/wheel_glibc.py" "$WHEEL" manylinux_2_28
+# The wheel reaches glibc 2.28 systems (RHEL/Rocky/Alma 8, Ubuntu 20.04, Debian 11): build_dist.sh checked its
+# symbols (scripts/wheel_glibc.py names any that needs a newer glibc); here, the tag pip reads.
+step "the wheel's tag: manylinux_2_28 or older"
 TAGS="$(basename "$WHEEL" .whl | rev | cut -d- -f1 | rev)"  # the platform tags, dot-separated
 OLDEST="$(tr . '\n' <<< "$TAGS" | sed -n 's/^manylinux_2_\([0-9]*\)_.*/\1/p' | sort -n | head -1)"
 if [ -z "$OLDEST" ] || [ "$OLDEST" -gt 28 ]; then

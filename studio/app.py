@@ -16,7 +16,7 @@ from studio.model.set_aside import OpenProblem
 
 __all__ = ["build_parser", "main", "window_size"]
 
-# studio.qt.show_step.STEPS, spelled here so that --help needs no Qt (a test keeps them equal)
+# studio.qt.show_step.STAGES's steps, spelled here so that --help needs no Qt (a test keeps them equal)
 SHOW_STEPS = ("open", "play", "find-score", "lives", "done", "check", "export", "agent")
 
 

@@ -42,8 +42,9 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 
 def cli_page() -> str:
-    parts = [INTRO, "## emucore\n", _help(dispatch.build_parser())]
-    for name, sub in _subparsers(dispatch.build_parser()).items():
+    emucore = dispatch.build_parser()
+    parts = [INTRO, "## emucore\n", _help(emucore)]
+    for name, sub in _subparsers(emucore).items():
         parser = OWN_PARSERS[name].build_parser() if name in OWN_PARSERS else sub
         parts += [f"## emucore {name}\n", _help(parser)]
     parts += ["## retro-studio\n", _help(studio_parser())]

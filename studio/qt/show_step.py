@@ -27,10 +27,6 @@ from emucore.integration import SHA_FILE
 if TYPE_CHECKING:
     from studio.qt.main_window import MainWindow
 
-STEPS = ("open", "play", "find-score", "lives", "done", "check", "export", "agent")
-"""In the walkthrough's order (docs/studio.md)."""
-
-
 @dataclass(frozen=True)
 class Demo:
     """How a staged step plays a demo game (homebrew/*/README.md)."""
@@ -257,6 +253,7 @@ def _agent(stager: Stager) -> QWidget:
     return dialog
 
 
+# in the walkthrough's order (docs/studio.md); studio.app.SHOW_STEPS names them for --help without Qt
 STAGES: dict[str, Callable[[Stager], QWidget | None]] = {
     "open": _open, "play": _play, "find-score": _find_score, "lives": _lives, "done": _done,
     "check": _check, "export": _export, "agent": _agent,
