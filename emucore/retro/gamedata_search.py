@@ -36,6 +36,7 @@ DEFAULT_TYPES = (
     "|u1", "|i1", "|d1",
 )  # stable-retro's s_defaultTypes, in its order (the order of results that tie)
 
+# stable-retro's delta-search ops, its quirks kept on purpose (sign is nonzero, negative-equal wraps): not MEANINGS
 OPS = {
     "equal": lambda d, r: d == r, "negative-equal": lambda d, r: d == _wrap(-r),
     "not-equal": lambda d, r: d != r, "less-than": lambda d, r: d < r,
