@@ -5,9 +5,15 @@ member, :data:`MEANINGS` holds what it computes for the scenario evaluator (``op
 whether it reads the reference, its symbol (``"< {r}"``) and whether it can hold for some value
 of a range (the linter's "a test that can never fire").
 
-The memory search compares with a value by four of those members (:data:`VALUE_COMPARISONS`:
-the same objects) and with a value's earlier self by :class:`Change`. Its former names ``less``
-and ``greater`` are read as ``less-than`` and ``greater-than`` (:data:`OLD_NAMES`).
+:data:`MEANINGS` is the one table of what an operation means: the others derive from it. The
+native evaluator (``libretro/evaluate.c``) gets each member's C expression (:attr:`Meaning.c`) and
+its code, the member's position, from ``libretro/_build.py``, which loads this file at build time
+(so it imports nothing outside the standard library).
+
+The memory search compares with a value by the members whose meaning has a :class:`SearchMeaning`
+(:data:`VALUE_COMPARISONS`: the same objects) and with a value's earlier self by :class:`Change`.
+Its former names ``less`` and ``greater`` are read as ``less-than`` and ``greater-than``
+(:data:`OLD_NAMES`).
 
 Members are ``str``: ``Operation.LESS_THAN == "less-than"``, and JSON writes the name as text.
 """
@@ -54,47 +60,6 @@ class Operation(StrEnum):
         return MEANINGS[self].can_hold(reference, low, high)
 
 
-@dataclass(frozen=True)
-class Meaning:
-    """What an :class:`Operation` does (see the properties of the same names there)."""
-
-    compute: Callable[[int, int], int]  # (value, reference) -> 1 or 0; -1, 0 or 1 for sign
-    takes_reference: bool
-    symbol: str
-    can_hold: Callable[[int, int, int], bool]  # (reference, low, high)
-
-
-MEANINGS: dict[Operation, Meaning] = {
-    Operation.EQUAL: Meaning(
-        lambda v, ref: int(v == ref), True, "== {r}", lambda ref, lo, hi: lo <= ref <= hi),
-    Operation.NEGATIVE_EQUAL: Meaning(
-        lambda v, ref: int(v == -ref), True, "== -{r}", lambda ref, lo, hi: lo <= -ref <= hi),
-    Operation.NOT_EQUAL: Meaning(
-        lambda v, ref: int(v != ref), True, "!= {r}", lambda ref, lo, hi: not lo == hi == ref),
-    Operation.LESS_THAN: Meaning(
-        lambda v, ref: int(v < ref), True, "< {r}", lambda ref, lo, hi: lo < ref),
-    Operation.GREATER_THAN: Meaning(
-        lambda v, ref: int(v > ref), True, "> {r}", lambda ref, lo, hi: hi > ref),
-    Operation.LESS_OR_EQUAL: Meaning(
-        lambda v, ref: int(v <= ref), True, "<= {r}", lambda ref, lo, hi: lo <= ref),
-    Operation.GREATER_OR_EQUAL: Meaning(
-        lambda v, ref: int(v >= ref), True, ">= {r}", lambda ref, lo, hi: hi >= ref),
-    Operation.NONZERO: Meaning(
-        lambda v, ref: int(v != 0), False, "!= 0", lambda ref, lo, hi: not lo == hi == 0),
-    Operation.ZERO: Meaning(
-        lambda v, ref: int(v == 0), False, "== 0", lambda ref, lo, hi: lo <= 0 <= hi),
-    Operation.POSITIVE: Meaning(
-        lambda v, ref: int(v > 0), False, "> 0", lambda ref, lo, hi: hi > 0),
-    Operation.NEGATIVE: Meaning(
-        lambda v, ref: int(v < 0), False, "< 0", lambda ref, lo, hi: lo < 0),
-    Operation.SIGN: Meaning(  # can also be negative: lo < 0
-        lambda v, ref: (v > 0) - (v < 0), False, "sign", lambda ref, lo, hi: hi > 0),
-}  # fmt: skip
-
-# The evaluator's table, built once: a term's op is looked up here on every step.
-EVALUATE: dict[Operation, Callable[[int, int], int]] = {op: meaning.compute for op, meaning in MEANINGS.items()}
-
-
 class Change(StrEnum):
     """The memory search's comparisons of a value with its value at an earlier snapshot."""
 
@@ -106,9 +71,70 @@ class Change(StrEnum):
     DECREASED_BY = "decreased-by"
 
 
+@dataclass(frozen=True)
+class SearchMeaning:
+    """How the memory search compares with a value by an operation.
+
+    The operation must compare by order alone (``op(v, ref)`` depends only on whether ``v`` is less
+    than, equal to or greater than ``ref``): a value beyond a type's range then gets the same answer
+    from every value of the type, the one at the range's nearest end (``search.ops.outside``).
+    """
+
+    ufunc: str  # numpy's elementwise form, by name ("less": np.less)
+    title: str  # the studio's button
+    change: Change  # the comparison with the earlier value, when no value is given
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What an :class:`Operation` does (see the properties of the same names there)."""
+
+    compute: Callable[[int, int], int]  # (value, reference) -> 1 or 0; -1, 0 or 1 for sign
+    takes_reference: bool
+    symbol: str
+    can_hold: Callable[[int, int, int], bool]  # (reference, low, high)
+    c: str  # compute in C: an expression of v and ref (128-bit integers), for libretro/evaluate.c
+    search: SearchMeaning | None = None  # the memory search's, for the operations it compares with a value
+
+
+MEANINGS: dict[Operation, Meaning] = {
+    Operation.EQUAL: Meaning(
+        lambda v, ref: int(v == ref), True, "== {r}", lambda ref, lo, hi: lo <= ref <= hi, "v == ref",
+        SearchMeaning("equal", "=", Change.UNCHANGED)),
+    Operation.NEGATIVE_EQUAL: Meaning(
+        lambda v, ref: int(v == -ref), True, "== -{r}", lambda ref, lo, hi: lo <= -ref <= hi, "v == -ref"),
+    Operation.NOT_EQUAL: Meaning(
+        lambda v, ref: int(v != ref), True, "!= {r}", lambda ref, lo, hi: not lo == hi == ref, "v != ref",
+        SearchMeaning("not_equal", "\u2260", Change.CHANGED)),
+    Operation.LESS_THAN: Meaning(
+        lambda v, ref: int(v < ref), True, "< {r}", lambda ref, lo, hi: lo < ref, "v < ref",
+        SearchMeaning("less", "<", Change.DECREASED)),
+    Operation.GREATER_THAN: Meaning(
+        lambda v, ref: int(v > ref), True, "> {r}", lambda ref, lo, hi: hi > ref, "v > ref",
+        SearchMeaning("greater", ">", Change.INCREASED)),
+    Operation.LESS_OR_EQUAL: Meaning(
+        lambda v, ref: int(v <= ref), True, "<= {r}", lambda ref, lo, hi: lo <= ref, "v <= ref"),
+    Operation.GREATER_OR_EQUAL: Meaning(
+        lambda v, ref: int(v >= ref), True, ">= {r}", lambda ref, lo, hi: hi >= ref, "v >= ref"),
+    Operation.NONZERO: Meaning(
+        lambda v, ref: int(v != 0), False, "!= 0", lambda ref, lo, hi: not lo == hi == 0, "v != 0"),
+    Operation.ZERO: Meaning(
+        lambda v, ref: int(v == 0), False, "== 0", lambda ref, lo, hi: lo <= 0 <= hi, "v == 0"),
+    Operation.POSITIVE: Meaning(
+        lambda v, ref: int(v > 0), False, "> 0", lambda ref, lo, hi: hi > 0, "v > 0"),
+    Operation.NEGATIVE: Meaning(
+        lambda v, ref: int(v < 0), False, "< 0", lambda ref, lo, hi: lo < 0, "v < 0"),
+    Operation.SIGN: Meaning(  # can also be negative: lo < 0
+        lambda v, ref: (v > 0) - (v < 0), False, "sign", lambda ref, lo, hi: hi > 0, "(v > 0) - (v < 0)"),
+}  # fmt: skip
+
+# The evaluator's table, built once: a term's op is looked up here on every step.
+EVALUATE: dict[Operation, Callable[[int, int], int]] = {op: meaning.compute for op, meaning in MEANINGS.items()}
+
+
 # The operations the memory search compares with a value (or, given none, with the earlier value).
-VALUE_COMPARISONS: tuple[Operation, ...] = (
-    Operation.EQUAL, Operation.NOT_EQUAL, Operation.LESS_THAN, Operation.GREATER_THAN)
+SEARCH_MEANINGS: dict[Operation, SearchMeaning] = {op: m.search for op, m in MEANINGS.items() if m.search}
+VALUE_COMPARISONS: tuple[Operation, ...] = tuple(SEARCH_MEANINGS)
 SEARCH_OPERATIONS: tuple[Operation | Change, ...] = (*VALUE_COMPARISONS, *Change)
 AMOUNTS: tuple[Change, ...] = (Change.INCREASED_BY, Change.DECREASED_BY)  # need the amount
 OLD_NAMES: dict[str, Operation] = {"less": Operation.LESS_THAN, "greater": Operation.GREATER_THAN}
@@ -132,10 +158,12 @@ __all__ = [
     "EVALUATE",
     "MEANINGS",
     "OLD_NAMES",
+    "SEARCH_MEANINGS",
     "SEARCH_OPERATIONS",
     "VALUE_COMPARISONS",
     "Change",
     "Meaning",
     "Operation",
+    "SearchMeaning",
     "search_operation",
 ]

@@ -44,10 +44,11 @@ QT_PACKAGES=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libd
     libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0
     libxcb-xinerama0 libxcb-xkb1 libxcb-xfixes0 libxrender1 libxi6 libglib2.0-0)
 
-# What an install of the project depends on: its metadata, its build script and the C it compiles. Python
-# sources are not in it: the install is editable, so an edit to them needs no reinstall.
+# What an install of the project depends on: its metadata, its build script and the C it compiles (with the
+# operations' C, from emucore/operations.py). Other Python sources are not in it: the install is editable, so an
+# edit to them needs no reinstall.
 install_inputs_hash() {
-    (cd "$ROOT" && cat pyproject.toml setup.py emucore-gymnasium.pth emucore/libretro/_build.py \
+    (cd "$ROOT" && cat pyproject.toml setup.py emucore-gymnasium.pth emucore/libretro/_build.py emucore/operations.py \
         emucore/libretro/*.c emucore/libretro/*.cpp emucore/libretro/*.h emucore/libretro/*.cdef) | sha256sum | cut -d' ' -f1
 }
 

@@ -5,8 +5,10 @@ the pixel conversion are compiled C, not Python. Every ``.c`` file in this folde
 module Python calls has ``<name>.cdef``, the declarations Python sees, beside ``<name>.h``.
 """
 
+import importlib.util
 import os
 import platform
+import sys
 from pathlib import Path
 
 from cffi import FFI
@@ -115,6 +117,23 @@ def glibc_compat() -> tuple[list[str], list[str]]:
     )
 
 
+def operations() -> str:
+    """evaluate.c's EMU_OPERATIONS: ``X(NAME, expression)`` for each member of emucore.operations.Operation, in its
+    order, the expression its ``MEANINGS`` entry's ``c``.
+
+    operations.py is loaded from its file, the package unimported (it needs numpy, which a build may not have).
+    """
+    spec = importlib.util.spec_from_file_location("_emucore_build_operations", HERE.parent / "operations.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses looks the module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return " ".join(f"X({op.name}, {module.MEANINGS[op].c})" for op in module.Operation)
+
+
 COMPAT_COMPILE, COMPAT_LINK = glibc_compat()
 ffibuilder = FFI()
 ffibuilder.cdef(HOST_CDEF)
@@ -129,6 +148,7 @@ ffibuilder.set_source(
     sources=[f"emucore/libretro/{path.name}" for path in sorted(HERE.glob("*.c"))] + ["emucore/libretro/guard.cpp"],
     include_dirs=["emucore/libretro"],
     libraries=["dl", "stdc++", "pthread"],
+    define_macros=[("EMU_OPERATIONS", operations())],
     extra_compile_args=["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter", *COMPAT_COMPILE],
     extra_link_args=COMPAT_LINK,
 )

@@ -6,8 +6,14 @@
 
 typedef __int128 wide;  /* a delta of two int64 values, exact as Python's int */
 
-enum { OP_EQUAL, OP_NEGATIVE_EQUAL, OP_NOT_EQUAL, OP_LESS_THAN, OP_GREATER_THAN, OP_LESS_OR_EQUAL,
-       OP_GREATER_OR_EQUAL, OP_NONZERO, OP_ZERO, OP_POSITIVE, OP_NEGATIVE, OP_SIGN };
+/* EMU_OPERATIONS is X(NAME, C expression of v and ref) for each member of emucore.operations.Operation, in its
+ * order, the expression its MEANINGS entry's c: _build.py defines it. A term's op is that order's index. */
+#ifndef EMU_OPERATIONS
+#error "EMU_OPERATIONS is not defined: build the extension with emucore/libretro/_build.py"
+#endif
+#define X(name, expression) OP_##name,
+enum { EMU_OPERATIONS };
+#undef X
 
 enum { KIND_U, KIND_I, KIND_D, KIND_N };
 
@@ -40,20 +46,17 @@ static wide measure(const emu_eval_program *p, const emu_eval_term *t) {
 static wide apply(const emu_eval_term *t, wide v) {
     wide ref = t->reference;
     switch (t->op) {
-    case OP_EQUAL: return v == ref;
-    case OP_NEGATIVE_EQUAL: return v == -ref;
-    case OP_NOT_EQUAL: return v != ref;
-    case OP_LESS_THAN: return v < ref;
-    case OP_GREATER_THAN: return v > ref;
-    case OP_LESS_OR_EQUAL: return v <= ref;
-    case OP_GREATER_OR_EQUAL: return v >= ref;
-    case OP_NONZERO: return v != 0;
-    case OP_ZERO: return v == 0;
-    case OP_POSITIVE: return v > 0;
-    case OP_NEGATIVE: return v < 0;
-    case OP_SIGN: return (v > 0) - (v < 0);
+#define X(name, expression) case OP_##name: return (expression);
+    EMU_OPERATIONS
+#undef X
     default: return v;
     }
+}
+
+const char *emu_eval_operations(void) {
+#define X(name, expression) #name ","
+    return EMU_OPERATIONS;
+#undef X
 }
 
 /* np.float32(m) of a Python int goes through a double: two roundings, as numpy does. */

@@ -21,7 +21,7 @@ typedef struct emu_eval_var {
 
 /* A done test or reward term: op(measured, reference), measured a value or a delta. */
 typedef struct emu_eval_term {
-    int32_t op;        /* -1: none (the measurement itself), else emucore.operations.Operation's index */
+    int32_t op;        /* -1: none (the measurement itself), else its code (emu_eval_operations) */
     int32_t var;       /* the variable (index into values) when absolute */
     int32_t delta;     /* -1: absolute, else the delta slot */
     int32_t pad;
@@ -65,5 +65,9 @@ typedef struct emu_eval_program {
 /* One evaluation: reads every variable, moves the delta slots on, returns done (1/0), writes
  * each scored player's reward and adds it to the player's total. */
 int emu_eval_run(const emu_eval_program *p);
+
+/* The operations this build evaluates, by emucore.operations.Operation's member names in the order of their codes,
+ * each followed by a comma ("EQUAL,NEGATIVE_EQUAL,...,"). */
+const char *emu_eval_operations(void);
 
 #endif

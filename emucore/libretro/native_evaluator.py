@@ -16,10 +16,16 @@ from emucore.libretro.observations import ObservationPlan
 from emucore.libretro.session import CoreSession
 
 
+def native_operations() -> list[str]:
+    """The operations evaluate.c was built with, by the names of emucore.operations.Operation's members, in the
+    order of their codes (:attr:`TermCode.op`)."""
+    return ffi.string(lib.emu_eval_operations()).decode().split(",")[:-1]
+
+
 class TermCode(NamedTuple):
     """A done test or reward term: ``op(measured, reference)``; ``delta`` -1 measures the value."""
 
-    op: int  # -1: none, else the index of emucore.operations.Operation
+    op: int  # -1: none, else the operation's code: its index in native_operations()
     var: int
     delta: int
     reference: int

@@ -28,13 +28,15 @@ from emucore.datatypes import ALL_ONES, U64, DataType, InvalidTypeError, parse_t
 from emucore.errors import UnmappedAddressError
 from emucore.host.memory import AddressSpace
 from emucore.integration.datafile import VariableLike
-from emucore.libretro.native_evaluator import NativeEvaluator, NodeCode, TermCode, VarCode
+from emucore.libretro.native_evaluator import NativeEvaluator, NodeCode, TermCode, VarCode, native_operations
 from emucore.libretro.observations import ObservationPlan
 from emucore.libretro.session import CoreSession
 from emucore.operations import EVALUATE, Operation
 from emucore.scenario.model import DoneNode, RewardSpec, Scenario, Term
 
-OP_CODES = {op: index for index, op in enumerate(Operation)}  # evaluate.c's order
+# Each operation's code in evaluate.c, as the extension was built (from Operation: _build.py); one it was built
+# without (an extension older than emucore/operations.py) is evaluated in Python.
+OP_CODES = {Operation[name]: code for code, name in enumerate(native_operations()) if name in Operation.__members__}
 KINDS = {"u": 0, "i": 1, "d": 2, "n": 3}
 INT64 = 1 << 63
 MAX_DEPTH = 256  # done-tree nesting compiled (C recursion); deeper trees stay in Python
@@ -111,6 +113,8 @@ class CompiledScenario:
                 raise CannotCompile(f"{name!r} is not a data.json variable")
             op = -1
             if term.op and EVALUATE.get(term.op) is not None:
+                if term.op not in OP_CODES:
+                    raise CannotCompile(f"{name!r}: op {term.op!r} is not in the extension's build (rebuild it)")
                 op = OP_CODES[Operation(term.op)]
             if not _is_int(term.reference) or not -INT64 <= term.reference < INT64:
                 raise CannotCompile(f"{name!r}: reference {term.reference!r} is not an int64")

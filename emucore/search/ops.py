@@ -15,8 +15,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from emucore.operations import AMOUNTS, OLD_NAMES, SEARCH_OPERATIONS, Change, Operation, search_operation
+from emucore.operations import OLD_NAMES, SEARCH_OPERATIONS, Change, Operation
 from emucore.search.candidates import SPARSE_BELOW, CandidateSet, Part
+from emucore.search.compare import BY as BY  # re-exported: a name of this module before compare.py
+from emucore.search.compare import PAIR_OP, compare_pair, compare_value, normalize, outside
 from emucore.search.decode import DIGIT_TABLES, BulkDecoder, Workspace, to_values, workspace
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType
@@ -26,87 +28,6 @@ OPS = SEARCH_OPERATIONS  # the equal, not-equal, less-than, greater-than of scen
 # quarter of the positions (per snapshot still to decode: the reference is often decoded already).
 GATHER_COST = 4
 MASK_ABOVE = 8  # compare whole arrays once more than 1/8 of the positions changed
-
-# A value comparison given no value compares with the value at the reference snapshot.
-_PAIR_OP: dict[str, Change] = {
-    Operation.EQUAL: Change.UNCHANGED, Operation.NOT_EQUAL: Change.CHANGED,
-    Operation.LESS_THAN: Change.DECREASED, Operation.GREATER_THAN: Change.INCREASED,
-}
-BY = "by"  # the kind of increased-by and decreased-by: changed by exactly the operand
-
-
-def normalize(op: str, value: int | None) -> tuple[str, int | None]:
-    """``(kind, operand)``: kind is a value comparison (``equal``...), a snapshot one
-    (``changed``...) or :data:`BY` (the operand the exact change).
-
-    Raises:
-        ValueError: an unknown op, a value where none is allowed or none where one is needed.
-    """
-    op = search_operation(op)
-    if op in AMOUNTS:
-        if value is None:
-            raise ValueError(f"{op} needs a value (the amount)")
-        delta = int(value) if op == Change.INCREASED_BY else -int(value)
-        if not -(1 << 63) < delta < (1 << 63):
-            raise ValueError(f"{op} {value}: the amount is out of range")
-        return (Change.UNCHANGED, None) if delta == 0 else (BY, delta)
-    if op in _PAIR_OP:
-        return (op, int(value)) if value is not None else (_PAIR_OP[op], None)
-    if value is not None:
-        raise ValueError(f"{op} compares with the previous snapshot and takes no value (use {op}-by?)")
-    return op, None
-
-
-# keyed by StrEnum members, looked up by their str values
-_UFUNCS: dict[str, np.ufunc] = {Operation.EQUAL: np.equal, Operation.NOT_EQUAL: np.not_equal,
-                              Operation.LESS_THAN: np.less, Operation.GREATER_THAN: np.greater}
-
-
-def outside(op: str, value: int, low: int, high: int) -> bool | None:
-    """The answer for every value in ``[low, high]`` when ``value`` is outside that range, else None."""
-    if low <= value <= high:
-        return None
-    below = value < low
-    return op == Operation.NOT_EQUAL or (op == Operation.LESS_THAN and not below) or (
-        op == Operation.GREATER_THAN and below)
-
-
-def compare_value(values: np.ndarray, op: str, value: int, out: np.ndarray | None = None) -> np.ndarray:
-    """``values <op> value`` for a Python int that may not fit the array's dtype."""
-    info = np.iinfo(values.dtype)
-    every = outside(op, value, int(info.min), int(info.max))
-    if every is not None:
-        if out is None:
-            return np.full(values.shape, every, dtype=bool)
-        out[...] = every
-        return out
-    return _UFUNCS[op](values, values.dtype.type(value), out=out)
-
-
-_PAIR_UFUNCS: dict[str, np.ufunc] = {Change.INCREASED: np.greater, Change.DECREASED: np.less,
-                                     Change.CHANGED: np.not_equal, Change.UNCHANGED: np.equal}
-
-
-def compare_pair(current: np.ndarray, previous: np.ndarray, op: str, delta: int | None,
-                 out: np.ndarray | None = None) -> np.ndarray:
-    """Whether each value moved as ``op`` says (``by``: changed by exactly ``delta``)."""
-    ufunc = _PAIR_UFUNCS.get(op)
-    if ufunc is not None:
-        return ufunc(current, previous, out=out)
-    assert delta is not None
-    high, low = (current, previous) if delta > 0 else (previous, current)
-    amount = abs(delta)
-    unsigned = np.dtype(f"u{current.dtype.itemsize}")
-    if amount > np.iinfo(unsigned).max:  # more than any two values of this width differ by
-        if out is None:
-            return np.zeros(current.shape, dtype=bool)
-        out[...] = False
-        return out
-    # high - low wraps in the values' own width, but when high > low the true difference is below
-    # 2**bits, so the wrapped one read as unsigned is exact
-    keep = np.equal((high - low).view(unsigned), unsigned.type(amount), out=out)
-    keep &= high > low
-    return keep
 
 
 class ChangeMap:
@@ -230,7 +151,7 @@ class _Refinement:
         # the reference first: it is usually the last refinement's current, still decoded
         self.reference = reference.decoder(space) if reference is not None else None
         self.current: BulkDecoder = current.decoder(space)
-        if kind not in _PAIR_OP and reference is not None:
+        if kind not in PAIR_OP and reference is not None:
             changes = changes or ChangeMap(reference, current, space=space)
         self.changes = changes
 
@@ -284,7 +205,7 @@ class _Refinement:
         sparse = None if part is None or part.dtype == bool else part  # positions, not a mask
         dense = sparse is None
         base = self.valid if part is None else part
-        if kind in _PAIR_OP:  # compare with a value
+        if kind in PAIR_OP:  # compare with a value
             assert operand is not None
             every = outside(kind, operand, *st.bounds)
             if every is not None:  # no need to decode
@@ -350,7 +271,7 @@ def refine_set(
         space: Scratch arrays (default: this thread's).
     """
     kind, operand = normalize(op, value)
-    if kind not in _PAIR_OP and reference is None:
+    if kind not in PAIR_OP and reference is None:
         raise ValueError(f"{op} needs a snapshot to compare with")
     if current.layout != cset.layout or (reference is not None and reference.layout != cset.layout):
         raise ValueError("the snapshot's memory layout is not the search's (the core remapped its memory)")

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from emucore.operations import AMOUNTS, VALUE_COMPARISONS, Change, Operation
+from emucore.operations import AMOUNTS, SEARCH_MEANINGS, VALUE_COMPARISONS, Change
 from emucore.search import OPS
 from studio.model.events import Connections
 from studio.model.play.session import Session
@@ -48,8 +48,8 @@ REFRESH_HZ = 10.0
 VALUE_OPS = VALUE_COMPARISONS  # compare with the value box, else a snapshot
 AMOUNT_OPS = AMOUNTS  # need the value box
 SNAPSHOT_OPS = tuple(op for op in OPS if op not in VALUE_OPS + AMOUNT_OPS)  # ignore the value box
-OP_TITLES: dict[str, str] = {
-    Operation.EQUAL: "=", Operation.NOT_EQUAL: "\u2260", Operation.LESS_THAN: "<", Operation.GREATER_THAN: ">",
+OP_TITLES: dict[str, str] = {  # the value comparisons' from their meanings ("<"), the changes' from their names
+    **{op: meaning.title for op, meaning in SEARCH_MEANINGS.items()},
     **{change: change.replace("-", " ") for change in Change},
 }
 FAMILY_FILTERS: dict[str, frozenset[str] | None] = {
