@@ -1,8 +1,12 @@
 """Sanity runs of agents on an integration: a headless runner that reports likely scenario bugs.
 
 >>> report = run_episodes("StudioDemo-Nes", agent=RandomAgent(0), episodes=3, max_steps=600)
->>> [(e.total, e.length, e.done_reason) for e in report.episodes], report.flags
->>> report.save_best("best.bk2")
+>>> [(e.length, e.done_reason) for e in report.episodes]
+[(600, 'max steps'), (600, 'max steps'), (600, 'max steps')]
+>>> [flag.name for flag in report.flags]     # done never fired: a wrong done rule, or a game longer than that
+['all at max steps']
+>>> report.save_best("best.bk2")             # the best episode's movie
+PosixPath('best.bk2')
 
 The agents are :mod:`emucore.rollout.agents`' and the episodes :mod:`emucore.rollout`'s, played here or
 on a Ray cluster (the same episodes either way). Agents see a :class:`~emucore.env.RetroEnv`

@@ -6,10 +6,12 @@ The window is given a :class:`Workspace`; its views are given the workspace and 
 builds a model. :meth:`Workspace.open` replaces the game: ``events.closing`` (views unbind from the old
 models), the old models and session closed, the new ones built, ``events.opened`` (views bind to them).
 
->>> workspace = Workspace(Session(rom, state), settings)
->>> workspace.events.opened.connect(lambda: print(workspace.session.name))
->>> workspace.open("Airstriker-Genesis-v0")
-Airstriker-Genesis-v0
+>>> workspace = Workspace(Session(*resolve_game("StudioDemo-Nes", None)), Settings())
+>>> @workspace.events.opened.connect
+... def bind():                      # a view binds to the new game's models
+...     print(workspace.session.name)
+>>> session = workspace.open("StudioDemo-Genesis")
+StudioDemo-Genesis
 """
 
 from __future__ import annotations

@@ -5,10 +5,17 @@ recomputes each player's buttons as the keys held OR the pad's, and sets them. R
 slots (F1-F10 load, Shift+F1-F10 save) are keys too. Qt's side (:mod:`studio.qt.play.input_router_keys`) only decides
 whether a key event is the game's and names the key.
 
->>> router = InputRouter({"Z": (0, 1 << 0)})
+>>> from studio.model.opening import resolve_game
+>>> from studio.model.play.session import Session
+>>> session = Session(*resolve_game("StudioDemo-Nes", None))
+>>> router = InputRouter({"Z": (0, 1 << 0)})          # Z: player 1's button 0
 >>> router.attach(session)
 >>> router.key_down("Z"), session.held[0]
 (True, 1)
+>>> router.key_down("Q"), session.held[0]             # not a game key: left to the window
+(False, 1)
+>>> router.key_up("Z"), session.held[0]
+(True, 0)
 """
 
 from __future__ import annotations

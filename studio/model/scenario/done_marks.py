@@ -8,10 +8,23 @@ game over) are examples too. :meth:`DoneMarks.suggest` ranks done rules with
 :func:`emucore.assist.done_rules`; :meth:`~DoneMarks.preview` replays the regression movies
 under a rule (:mod:`studio.model.scenario.done_rule`); :meth:`~DoneMarks.accept` writes it.
 
+>>> import shutil
+>>> from emucore.paths import integrations_dir
+>>> from studio.model.opening import resolve_game
+>>> from studio.model.play.session import Session
+>>> folder = shutil.copytree(integrations_dir() / "StudioDemo-Nes", "StudioDemo-Nes")   # a copy to edit
+>>> session = Session(*resolve_game(folder, None))
 >>> marks = DoneMarks(session)
->>> marks.mark_alive(); ...; marks.mark_over()
+>>> session.advance(850); alive = marks.mark_alive()     # still playing (the demo's game is over at frame 900)
+>>> session.advance(100); over = marks.mark_over()
 >>> rules = marks.suggest()
->>> marks.preview(rules[0]), marks.accept(rules[0], doc=doc, watch=watch)
+>>> rules[0].done
+{'variables': {'game_over': {'op': 'nonzero'}}}
+>>> marks.preview(rules[0])                                # where it fires on each regression movie: none here
+[]
+>>> accepted = marks.accept(rules[0])                      # scenario.json's done is now the rule
+>>> accepted.previous
+{'variables': {'lives': {'op': 'equal', 'reference': 0}}}
 """
 
 from __future__ import annotations

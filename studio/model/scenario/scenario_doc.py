@@ -11,11 +11,22 @@ Keys name places in the scenario as lint does: ``reward.variables.score``, ``don
 variables.lives``, ``crop``, ``actions``. A done node is addressed by the tuple of node names
 from the top (``()`` is ``done`` itself).
 
+>>> import shutil
+>>> from emucore.paths import integrations_dir
+>>> from studio.model.opening import resolve_game
+>>> from studio.model.play.session import Session
+>>> folder = shutil.copytree(integrations_dir() / "StudioDemo-Nes", "StudioDemo-Nes")   # a copy to edit
+>>> session = Session(*resolve_game(folder, None))
 >>> doc = ScenarioDocument(session)
 >>> doc.set_reward_term("score", reward=1.0)        # scenario.json is rewritten now
->>> doc.set_done_test((), "lives", op="equal", reference=0)
+>>> doc.set_done_test((), "lives", op="less-than", reference=3)     # done when the first life is lost
+>>> session.set_buttons(0, 1 << session.system.buttons.index("B"))   # B held: 10 points a frame
 >>> session.advance(60)
->>> doc.reward, doc.cumulative, doc.done, doc.done_reasons
+>>> doc.reward, doc.cumulative, doc.done
+(10.0, 600.0, False)
+>>> session.advance(300)                            # a life is lost every 300 frames of play
+>>> doc.done, [reason.text for reason in doc.done_reasons]
+(True, ['lives < 3 (is 2)'])
 """
 
 from __future__ import annotations

@@ -13,9 +13,11 @@ are run on the emulator directly, never through :meth:`Session.advance`).
 * A value that stays but changes nothing on screen is not drawn now: a high score, a hidden
   counter, or one that only matters later.
 
+>>> from studio.model.opening import resolve_game
+>>> session = Session(*resolve_game("StudioDemo-Nes", None))
 >>> result = poke_test(session, (0x13, "|u1"))       # lives + 1, one second of play
 >>> result.verdict()
-'A real value: it kept 4 and the picture changed (28 pixels after 60 frames).'
+'A real value: it kept 4 and the picture changed (36 pixels after 60 frames).'
 """
 
 from __future__ import annotations

@@ -5,10 +5,16 @@ reads): the index ``provenance.json`` and one PNG per variable in ``provenance/`
 atomic. An index or picture that cannot be read is set aside as ``<name>.bad`` and reported
 through ``report``, as the states' index is; the variables themselves are not affected.
 
+>>> from studio.model.opening import resolve_game
+>>> from studio.model.play.session import Session
+>>> session = Session(*resolve_game("StudioDemo-Nes", None))
+>>> session.advance(60)
 >>> book = ProvenanceBook(session.states.workspace, report=session.report)
->>> book.record("lives", Provenance("memory search", ["start: 65,536", "decreased: 12"]), screen)
->>> book.tooltip("lives").splitlines()[0]
-'Found by memory search on 2024-05-01 14:03 at frame 1,234'
+>>> steps = ["start: 65,536", "decreased: 12"]
+>>> found = book.record("lives", Provenance("memory search", steps, frame=session.frame), session.screen())
+>>> print(book.tooltip("lives"))                   # the time it was recorded (found_at), in the first line
+Found by memory search on ... at frame 60
+Steps: start: 65,536 → decreased: 12
 """
 
 from __future__ import annotations

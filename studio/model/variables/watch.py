@@ -8,12 +8,17 @@ buffer of ``(frame, value)`` samples, one per frame, for the plots; when the ses
 back (rewind, reset to start, a movie), samples newer than it are dropped. How each variable was
 found (:mod:`studio.model.variables.provenance`) is kept in the workspace, in step with renames and removals.
 
+>>> import shutil
+>>> from emucore.paths import integrations_dir
+>>> folder = shutil.copytree(integrations_dir() / "StudioDemo-Genesis", "StudioDemo-Genesis")   # a copy to edit
+>>> session = Session(Path(folder, "rom.md"))
 >>> watch = Watch(session)              # one per session, shared by the docks
 >>> watch.add("hp", 0xFF0020, ">u2")     # data.json is rewritten now
+'hp'
 >>> watch.freeze("hp", 9)
 >>> session.advance(400)
->>> watch.value("hp"), watch.samples("hp")[0][-1]
-(9, 400)
+>>> watch.value("hp"), [int(frame_and_value[-1]) for frame_and_value in watch.samples("hp")]
+(9, [400, 9])
 """
 
 from __future__ import annotations
