@@ -87,7 +87,7 @@ class BareTwins:
 
     def record(self, actions: np.ndarray, ends: np.ndarray) -> None:
         """A round of the env's play: ``actions`` (steps, num_envs, width) and which steps ended an episode."""
-        decode = self.envs[0].data.actions.decode
+        decode = self.envs[0].evaluator.actions.decode
         restricted = self.envs[0].use_restricted_actions
         masks = [[decode(action, restricted, 1)[0] for action in step] for step in actions]
         self.rounds.append((masks, ends.tolist()))

@@ -179,8 +179,8 @@ def check_integration(
         _check_games(opened, target)
         return report
     try:
-        variables = dict(env.data.variables)
-        scenario = env.data.scenario
+        variables = dict(env.evaluator.variables)
+        scenario = env.evaluator.scenario
         report.findings += mapping_findings(variables, env.em.memory)
     finally:
         env.close()

@@ -176,7 +176,7 @@ def replay(
         player = MoviePlayer(movie, state=start, game=game, ending=late_frames if episode else None,
                              inttype=inttype, observe=False, make_kwargs=make_kwargs)
     with player:
-        data = player.env.data
+        data = player.env.evaluator
         wanted = [name for name in names if name in data.variables]
         first = data.lookup_all()
         values: dict[str, list[int]] = {name: [int(first[name])] for name in wanted if name in first}

@@ -95,11 +95,13 @@ from emucore.integration import read_rom_sha
 #: The file name extension of core libraries on this platform (stable-retro's ``data.EXT``).
 EXT = {"darwin": "dylib", "win32": "dll"}.get(sys.platform, "so")
 
+# stable-retro's GameData is its API on top of emucore's evaluator: emucore.retro, a layer above this
+# one (see the import contracts in pyproject.toml), so it is named here and imported at first use.
 _LAZY = {
-    "GameData": ("emucore.data.gamedata", "GameData"),
+    "GameData": ("emucore.retro.gamedata", "GameData"),
     # stable-retro's base class of GameData, constructible empty and load()-ed: here GameData itself
-    "GameDataGlue": ("emucore.data.gamedata", "GameData"),
-    "Variables": ("emucore.retro.gamedata_methods", "Variables"),
+    "GameDataGlue": ("emucore.retro.gamedata", "GameData"),
+    "Variables": ("emucore.retro.gamedata", "Variables"),
 }
 
 

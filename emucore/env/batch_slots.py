@@ -40,7 +40,7 @@ class ActionTables:
 
     def decoding(self, env: Any) -> tuple[Any, np.ndarray, Any] | None:
         """(table pointer or None, radix, what keeps the table alive), or None where C cannot decode the action."""
-        groups, mode = env.data.actions, env.use_restricted_actions
+        groups, mode = env.evaluator.actions, env.use_restricted_actions
         key = (id(groups), mode)
         made = self._made.get(key)
         if made is not None and made[2][0] is groups:
@@ -65,7 +65,7 @@ def columns(env: Any) -> int:
     if mode is Actions.DISCRETE:
         return 1
     if mode is Actions.MULTI_DISCRETE:
-        return len(env.data.actions.groups)
+        return len(env.evaluator.actions.groups)
     return env.num_buttons
 
 
@@ -74,7 +74,7 @@ def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autores
     """Fills slot ``index`` from ``env``; None, with the slot left empty, where its step needs Python."""
     batch.clear(index)
     if (env.players != 1 or env._obs_type is not Observations.IMAGE or env.movie is not None
-            or env.movie_path is not None or env.render_mode == "human" or env.img is None or env.data.custom):
+            or env.movie_path is not None or env.render_mode == "human" or env.img is None or env.evaluator.custom):
         return None
     em = env.em
     try:
@@ -86,7 +86,7 @@ def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autores
     if em.get_rotation() % 4 or (plan is None and not env._plain_screen):
         return None
     decoding = tables.decoding(env)
-    compiled = env.data.native_program()
+    compiled = env.evaluator.native_program()
     if decoding is None or compiled is None:
         return None
     table, radix, table_keep = decoding
@@ -111,7 +111,7 @@ def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autores
     slot.sticky_ready = int(env._sticky_ready)
     slot.elapsed = env._elapsed_steps
     slot.frames = slot.resets = slot.evaluated_any = 0
-    slot.done = int(env.data.done)
+    slot.done = int(env.evaluator.done)
     native = compiled.native
     batch.point(index, host=host, program=native.program, obs=None if plan is None else plan.pointer, table=table,
                 radix=radix, state=env.initial_state, sums=native.sums, keep=[compiled, plan, table_keep, session])
@@ -131,7 +131,7 @@ def give_back(env: Any, batch: NativeBatch, index: int, lent: Lent) -> bool:
     autoreset is due (the last step ended the episode)."""
     slot = batch.slots[index]
     batch.clear(index)
-    data = env.data
+    data = env.evaluator
     if slot.resets:
         data.reset()
     data.native_ran(lent.compiled, slot.frames if slot.evaluated_any else 0, bool(slot.done))

@@ -15,7 +15,7 @@ class FrameStepping:
     """RetroEnv's frame-skipping step, over its emulator, evaluator and observation methods."""
 
     em: Any
-    data: Any
+    evaluator: Any
     movie: Any
     players: int
     multi_rewards: bool
@@ -44,7 +44,7 @@ class FrameStepping:
         run = None
         multi = self.players > 1 and self.multi_rewards
         if self.movie is None:  # the frames in one call into C, where the scenario is compiled
-            run = self.data.update_frames(self.em.session, skip, self._plan if pools else None,
+            run = self.evaluator.update_frames(self.em.session, skip, self._plan if pools else None,
                                           self.players if multi else 1, switch)
         return self._frames_after(run, held, masks, switch, out)
 
@@ -53,7 +53,7 @@ class FrameStepping:
         """The step's frames after those C ran and evaluated (``run``: as ``update_frames`` returns it, None if
         none), frame by frame, and its observation."""
         skip, pools = self.preprocessing.frame_skip, self.preprocessing.pools
-        data, plan = self.data, self._plan
+        data, plan = self.evaluator, self._plan
         total: Any = None
         start, pending = 0, False  # frames run and evaluated in C; whether one more ran unevaluated
         if run is not None:

@@ -208,7 +208,7 @@ def replay(
                 monitor.row(score, length)
             summary.steps = player.steps
             summary.total_reward = total[0] if players == 1 else total
-            summary.final_info = dict(last_info) if observe else env.data.lookup_all()
+            summary.final_info = dict(last_info) if observe else env.evaluator.lookup_all()
         finally:
             bar.close()
             if writer is not None:

@@ -15,7 +15,7 @@ class Observing:
     """RetroEnv's observation methods, over its ``em``, ``data``, ``_plan`` and ``_obs_type``."""
 
     em: Any
-    data: Any
+    evaluator: Any
     img: np.ndarray | None
     ram: np.ndarray | None
     render_mode: str | None
@@ -27,7 +27,7 @@ class Observing:
     @property
     def _plain_screen(self) -> bool:
         """True when the observation is the emulator's screen as it is (no crop, no rotation)."""
-        return self.data.crop_info(0) == (0, 0, 0, 0) and self.em.get_rotation() % 4 == 0
+        return self.evaluator.scenario.crop(0) == (0, 0, 0, 0) and self.em.get_rotation() % 4 == 0
 
     def _observe(self, pool: bool, out: np.ndarray | None = None) -> np.ndarray:
         """The observation of the current frame (pooled with the one before if ``pool``), into ``out`` if given."""
@@ -58,7 +58,7 @@ class Observing:
         """The frame cropped by the player's crop (stable-retro's rules), optionally rotated."""
         img = self.em.get_screen()
         height, width = img.shape[:2]
-        x, y, w, h = visible_crop(self.data.crop_info(player), (width, height))
+        x, y, w, h = visible_crop(self.evaluator.scenario.crop(player), (width, height))
         if x or y or w != width or h != height:
             img = img[y : y + h, x : x + w]
         if apply_rotation:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import warnings
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
@@ -32,6 +33,9 @@ from emucore.scenario.evaluator import Evaluator
 from emucore.scenario.load_checks import check_script_functions_defined
 from emucore.scenario.loader import load_game_data
 from emucore.systems import system_for_path
+
+if TYPE_CHECKING:
+    from emucore.retro.gamedata import GameData
 
 _ARGUMENTS = ("game", "state", "scenario", "info", "use_restricted_actions", "record", "players", "inttype",
               "obs_type", "render_mode", "core")  # __init__'s positional ones, in order
@@ -101,6 +105,7 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         self.movie_id = 0
         self.movie_path: str | None = None
         self._state_path: str | None = None
+        self._data: GameData | None = None
 
         rom_path = retro_data.get_original_romfile_path(game, inttype)
         self.metadata_json = game_metadata(game, inttype)
@@ -114,9 +119,9 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
             if self.initial_state:
                 self.em.check_state(self.initial_state, source=self._state_path)  # at make, naming the file
             self.em.step()  # stable-retro runs one frame after configure_data
-            self.data = self._load_game_data(game, inttype, info, scenario)
+            self.evaluator = self._load_game_data(game, inttype, info, scenario)
             self._plan = (
-                self.preprocessing.plan(self.em, self.data.crop_info(0))
+                self.preprocessing.plan(self.em, self.evaluator.scenario.crop(0))
                 if self._obs_type is Observations.IMAGE else None
             )
         except BaseException:
@@ -124,14 +129,14 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
             raise
         self.buttons = list(self.em.system.buttons)
         self.num_buttons = len(self.buttons)
-        self.button_combos = self.data.valid_actions()
+        self.button_combos = self.evaluator.actions.valid_actions()
         self.action_space = self._action_space()
         # One player's MultiBinary flags go to C as they are (ALL) or through FILTERED's table.
         self._flag_shape = (self.num_buttons,)
         mode = self.use_restricted_actions
         self._flag_table = (
             None if players != 1 or mode not in (Actions.FILTERED, Actions.ALL)
-            else self.data.actions.filter_pointer if mode is Actions.FILTERED else mask_table(None)
+            else self.evaluator.actions.filter_pointer if mode is Actions.FILTERED else mask_table(None)
         )
         if self._obs_type is Observations.RAM:
             shape = self.get_ram().shape
@@ -152,6 +157,16 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         elif record is not False:
             self.auto_record(record)
 
+    @property
+    def data(self) -> GameData:
+        """stable-retro's ``env.data``: its ``GameData`` API (variables, memory search, ``load``, ...) over this
+        env's :attr:`evaluator`, which is what the step itself calls."""
+        data = self._data
+        if data is None:
+            # stable-retro's API sits on top of the env (emucore.retro is a layer above): named, imported here
+            data = self._data = import_module("emucore.retro.gamedata").GameData.bound_to(self.evaluator)
+        return data
+
     # ---- construction ----
 
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> Evaluator:
@@ -163,7 +178,7 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         return loaded.data
 
     def _action_space(self) -> gym.Space:
-        groups = self.data.actions
+        groups = self.evaluator.actions
         if self.use_restricted_actions is Actions.DISCRETE:
             return gym.spaces.Discrete(groups.discrete_size**self.players)
         if self.use_restricted_actions is Actions.MULTI_DISCRETE:
@@ -191,8 +206,8 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
 
     def _start_episode(self) -> tuple[np.ndarray, dict]:
         """The reset after its frame ran: the first evaluation of an episode and its observation."""
-        self.data.reset()
-        self.data.update_ram()
+        self.evaluator.reset()
+        self.evaluator.update_ram()
         self._elapsed_steps = 0
         self._sticky_ready = False
         if self.render_mode == "human":
@@ -202,7 +217,7 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
     def step(self, action) -> tuple[np.ndarray, Any, bool, bool, dict]:
         obs = self._step_in_one_call(action) if self._screen_shape is not None else None
         if obs is not None:
-            data = self.data
+            data = self.evaluator
             reward, done, info = data.current_reward(), data.done, data.info_after_update()
         elif self._frames_loop:
             obs, reward, done, info = self._step_frames(action, None)
@@ -244,7 +259,7 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         if result < 0:
             return None  # a flag other than 0 or 1, nothing run: the decoder names the problem
         self.img = obs if result == 0 else self.get_screen(0, apply_rotation=True)
-        self.data.update_ram()
+        self.evaluator.update_ram()
         return self.img
 
     def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
@@ -257,8 +272,8 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
             raise RuntimeError("Please call env.reset() before env.step()")
         self._hold(masks)
         self.em.step()
-        self.data.update_ram()
-        return self._reward(), self.data.is_done()
+        self.evaluator.update_ram()
+        return self._reward(), self.evaluator.is_done()
 
     def _act(self, action) -> None:
         self._frame(self._press(action))
@@ -278,7 +293,7 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
             raise RuntimeError("Please call env.reset() before env.step()")
         if self._flags_for_c(action) and self.em.press(action, self._flag_table):
             return None
-        masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
+        masks = self.evaluator.actions.decode(action, self.use_restricted_actions, self.players)
         self._hold(masks)
         return masks
 
@@ -299,29 +314,29 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
                     self.movie.set_key(i, bool((mask >> i) & 1), player)
             self.movie.step()
         self.em.step()
-        self.data.update_ram()
+        self.evaluator.update_ram()
 
     def _step_result(self) -> tuple[Any, bool, dict]:
         """compute_step() straight after the step's evaluation, reusing the values it read."""
-        return self._result(self.data.info_after_update())
+        return self._result(self.evaluator.info_after_update())
 
     def compute_step(self) -> tuple[Any, bool, dict]:
-        return self._result(self.data.lookup_all())
+        return self._result(self.evaluator.lookup_all())
 
     def _result(self, info: dict) -> tuple[Any, bool, dict]:
-        return self._reward(), self.data.is_done(), info
+        return self._reward(), self.evaluator.is_done(), info
 
     def _reward(self) -> Any:
         """The last frame's reward: a float, or one per player with ``multi_rewards``."""
         if self.players > 1 and self.multi_rewards:
-            return [self.data.current_reward(p) for p in range(self.players)]
-        return self.data.current_reward()
+            return [self.evaluator.current_reward(p) for p in range(self.players)]
+        return self.evaluator.current_reward()
 
     # ---- actions and values ----
 
     def action_to_array(self, action) -> list[np.ndarray]:
-        masks = self.data.actions.decode(action, self.use_restricted_actions, self.players)
-        return [self.data.actions.mask_to_array(mask) for mask in masks]
+        masks = self.evaluator.actions.decode(action, self.use_restricted_actions, self.players)
+        return [self.evaluator.actions.mask_to_array(mask) for mask in masks]
 
     def get_action_meaning(self, action) -> list:
         meanings = [
@@ -330,7 +345,7 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         return meanings[0] if self.players == 1 else meanings
 
     def set_value(self, name: str, value) -> None:
-        self.data.set_value(name, value)
+        self.evaluator.set_value(name, value)
 
     def close(self) -> None:
         if self.movie is not None:

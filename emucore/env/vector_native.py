@@ -108,7 +108,7 @@ class BatchStepper:
         vector = self._vector
         first = vector._envs[0]
         self._action_columns = batch_slots.columns(first)
-        num_values = len(first.data.variables)
+        num_values = len(first.evaluator.variables)
         self._batch = NativeBatch(vector._observations, vector._rewards, vector._terminations,
                                   vector._truncations, self._action_columns, num_values, self._threads)
         return self._batch
@@ -269,7 +269,7 @@ class BatchStepper:
             raise env.em.session.core_threw("retro_run")
         if status == native_batch.FRAMES:
             run = slot.run
-            sums = lent.compiled.reward_sums(run.evaluated, env.data.rewards, 1) if run.evaluated else None
+            sums = lent.compiled.reward_sums(run.evaluated, env.evaluator.rewards, 1) if run.evaluated else None
             switch = [int(slot.switch_masks[0])] if slot.stuck and run.ran <= 1 else None
             _, reward, done, info = env._frames_after((run.ran, run.evaluated, sums), None, None, switch,
                                                       vector._observations[index])

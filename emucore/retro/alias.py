@@ -9,7 +9,7 @@ stable-retro's old module name, ``install()`` makes ``retro`` and every ``retro.
     from retro.retro_env import RetroEnv
 
 stable-retro's modules whose emucore home has another name are in :data:`RENAMED`: ``retro.retro_env``
-(``emucore.env.retro_env``), ``retro._retro`` (:mod:`emucore.retro_native`), ``retro.import`` (the
+(``emucore.env.retro_env``), ``retro._retro`` (:mod:`emucore.retro.native`), ``retro.import`` (the
 ``emucore import`` command, :mod:`emucore.cli.import_roms`), ``retro.scripts`` (:mod:`emucore.cli`) with
 ``import_path`` and ``playback_movie`` (``emucore import`` and ``emucore playback``: their ``main()`` reads
 ``sys.argv`` or takes the arguments, with emucore's options, and returns the exit status). Not provided:
@@ -32,7 +32,7 @@ ALIAS = "retro"
 #: stable-retro's module paths whose emucore module has another name (and their submodules, mapped alike).
 RENAMED = {
     "retro.retro_env": "emucore.env.retro_env",
-    "retro._retro": "emucore.retro_native",
+    "retro._retro": "emucore.retro.native",
     "retro.import": "emucore.cli.import_roms",
     "retro.scripts": "emucore.cli",
     "retro.scripts.import_path": "emucore.cli.import_roms",

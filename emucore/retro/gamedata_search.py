@@ -22,7 +22,7 @@ import numpy as np
 
 from emucore.datatypes import DataType, InvalidTypeError, parse_type
 from emucore.host.memory import AddressSpace
-from emucore.retro.info_order import StringTable
+from emucore.scenario.info_order import StringTable
 
 U64 = (1 << 64) - 1
 

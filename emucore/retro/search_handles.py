@@ -10,7 +10,7 @@ from typing import Any
 
 from emucore.host.memory import AddressSpace
 from emucore.retro.gamedata_search import Frame, Search, checked_type
-from emucore.retro.info_order import StringTable
+from emucore.scenario.info_order import StringTable
 
 
 class Searches:

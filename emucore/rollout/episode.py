@@ -105,7 +105,7 @@ def play_episode(
             if action is None:
                 reason = AGENT_FINISHED
                 break
-            mask = env.data.actions.decode(action, env.use_restricted_actions, 1)[0]
+            mask = env.evaluator.actions.decode(action, env.use_restricted_actions, 1)[0]
             obs, reward, terminated, truncated, _ = env.step(action)
             reward = float(reward)
             total += reward
@@ -118,7 +118,7 @@ def play_episode(
             if on_step is not None:
                 on_step(StepEvent(index, step, reward, total, obs))
             if terminated:
-                reason = reasons_text(env.data.explain_done())
+                reason = reasons_text(env.evaluator.explain_done())
                 break
             if truncated:
                 reason = TRUNCATED

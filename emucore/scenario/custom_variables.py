@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from emucore.retro.info_order import StringTable
+from emucore.scenario.info_order import StringTable
 from emucore.scenario.model import ScenarioError
 
 MAX_CUSTOM_VARIABLES = 4096

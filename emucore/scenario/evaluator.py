@@ -17,13 +17,12 @@ from emucore.errors import UnmappedAddressError
 from emucore.host.emulator import PLAYERS
 from emucore.host.memory import AddressSpace
 from emucore.integration.datafile import VariableLike
-from emucore.retro.gamedata_methods import GameDataMethods
-from emucore.retro.info_order import StringTable, info_order
 from emucore.scenario.actions import ActionGroups
 from emucore.scenario.compiled import CompiledScenario, CompiledValues, compile_scenario
 from emucore.scenario.custom_variables import CustomVariables
 from emucore.scenario.custom_variables import as_int as _as_int
 from emucore.scenario.explain import DoneReason, explain
+from emucore.scenario.info_order import StringTable, info_order
 from emucore.scenario.model import DoneNode, RewardSpec, Scenario, ScenarioError, Term
 from emucore.scenario.native_frames import NativeFrames
 from emucore.scenario.reload import reload_evaluator
@@ -33,11 +32,11 @@ def _read(memory: AddressSpace, variable: VariableLike) -> int:
     return memory.read(variable.address, variable.type, ALL_ONES if variable.mask is None else variable.mask)
 
 
-class Evaluator(NativeFrames, GameDataMethods):
+class Evaluator(NativeFrames):
     """Variables, scenario and custom variables over one emulator's live memory.
 
-    stable-retro's methods for editing variables (``data["x"]``, ``set_variable``, ...) come from
-    :class:`emucore.retro.gamedata_methods.GameDataMethods`.
+    stable-retro's ``GameData`` API (``data["x"]``, ``set_variable``, its memory search, ...) is
+    :class:`emucore.retro.gamedata.GameData`, over an evaluator (an env's ``env.data``).
 
     Args:
         variables: data.json's variables by name.
@@ -77,6 +76,8 @@ class Evaluator(NativeFrames, GameDataMethods):
         self._live: AddressSpace | None = None
         self._values: dict[str, int] | CompiledValues | None = None
         self.lua = None
+        self.search_types: tuple[str, ...] | None = None  # the system's search types (stable-retro's core "types")
+        self.scenario_json: dict | None = None  # the decoded scenario.json ``scenario`` was parsed from
         if scripts:
             from emucore.lua import LuaScripts
 
@@ -86,11 +87,12 @@ class Evaluator(NativeFrames, GameDataMethods):
         self._compiled: CompiledScenario | None = None
         self._reader: CompiledScenario | None = None  # reads the variables of a scenario that cannot compile
         self._in_c = False  # the delta history is in the compiled program (its last evaluation ran there)
-        self._variables_changed()
+        self.variables_changed()
 
-    def _variables_changed(self, edited: str | None = None) -> None:
-        """Rebuilds what is derived from ``variables`` (``edited`` was set or removed since); the
-        delta history carries over. Variables are read in stable-retro's info order."""
+    def variables_changed(self, edited: str | None = None) -> None:
+        """Rebuilds what is derived from ``variables`` after they were edited in place (``edited`` was set
+        or removed since; None: any may have changed); the delta history carries over. Variables are read in
+        stable-retro's info order."""
         if self._in_c and self._compiled is not None:
             self._now = self._compiled.snapshot()
             self._in_c = False
@@ -265,7 +267,7 @@ class Evaluator(NativeFrames, GameDataMethods):
             raise LuaError("the scenario names a script function but loads no script")
         return self.lua
 
-    # ---- stable-retro's Evaluator methods ----
+    # ---- stable-retro's evaluation methods ----
 
     def current_reward(self, player: int = 0) -> float:
         return self.rewards[player]
@@ -276,10 +278,11 @@ class Evaluator(NativeFrames, GameDataMethods):
     def is_done(self) -> bool:
         return self.done
 
-    def _live_memory(self) -> AddressSpace:
+    def address_space(self) -> AddressSpace:
+        """The address space the variables are read from now (rebuilt when the core remaps memory)."""
         return self._memory()
 
-    _reload = reload_evaluator  # GameDataMethods.load: the files' variables and scenario in place
+    reload = reload_evaluator  # GameData.load in an env: the files' variables and scenario in place
 
     def lookup_value(self, name: str) -> int | float | bool | None:
         """A custom variable, else a data.json variable's live value; KeyError if neither."""
@@ -326,7 +329,7 @@ class Evaluator(NativeFrames, GameDataMethods):
 
     def _in_info_order(self, info: dict[str, int]) -> dict[str, int]:
         """``info`` (the mapped variables, in their table's order) with the custom variables, ordered
-        as stable-retro's info (:mod:`emucore.retro.info_order`): as it is unless some are unmapped or custom."""
+        as stable-retro's info (:mod:`emucore.scenario.info_order`): as it is unless some are unmapped or custom."""
         if not self.custom and len(info) == len(self._info_items):
             return info
         custom = self.custom.names()

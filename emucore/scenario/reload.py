@@ -1,5 +1,5 @@
-"""``env.data.load(data, scen)`` (stable-retro's ``GameData.load``, :meth:`GameDataMethods.load
-<emucore.retro.gamedata_methods.GameDataMethods.load>`) on a live evaluator: its files' variables and scenario
+"""``env.data.load(data, scen)`` (stable-retro's ``GameData.load``, :meth:`GameData.load
+<emucore.retro.gamedata.GameData.load>`) on a live evaluator: its files' variables and scenario
 put in place over the same memory and action groups, with the checks the loader makes at ``make()``.
 """
 
@@ -47,9 +47,10 @@ def reload_evaluator(
     if raw is not None:
         check_references(raw, where, variables, bool(scripts))
         check_script_functions(raw, where, bool(scripts))
-    compile_ = data.compile
+    compile_, search_types = data.compile, data.search_types
     type(data).__init__(data, variables, scenario, data._memory, data.actions, scripts)
     data.compile = compile_
+    data.search_types, data.scenario_json = search_types, raw
     if data.lua is not None:
         for error in data.lua.load_errors:
             warnings.warn(f"{where}: a script failed to load: {error}", ScriptWarning, stacklevel=4)

@@ -18,13 +18,13 @@ ALL = emucore.data.Integrations.ALL
 def make(game: str, skip: int, pool: bool, compiled: bool, **kwargs: Any):
     env = emucore.make(game, inttype=ALL, use_restricted_actions=emucore.Actions.ALL, frame_skip=skip,
                        max_pool=pool, **kwargs)
-    env.data.compile = compiled  # False: the reference, frame by frame in Python
+    env.evaluator.compile = compiled  # False: the reference, frame by frame in Python
     return env
 
 
 def state_of(env, step: tuple) -> tuple:
     obs, reward, terminated, truncated, info = step
-    data = env.data
+    data = env.evaluator
     deltas = {name: data.measure(name, "delta") for name in data._delta_names}
     return obs.tobytes(), obs.shape, reward, terminated, truncated, info, data.total_reward(), data.frame, deltas
 
@@ -34,14 +34,14 @@ class Calls:
 
     def __init__(self, env):
         self.runs: list[Any] = []
-        update = env.data.update_frames
+        update = env.evaluator.update_frames
 
         def counted(*args: Any, **kwargs: Any):
             run = update(*args, **kwargs)
             self.runs.append(run)
             return run
 
-        env.data.update_frames = counted
+        env.evaluator.update_frames = counted
 
 
 def play(game: str, skip: int, pool: bool, frames: int, *, need_mid_skip_done: bool, **kwargs: Any) -> Calls:
@@ -56,11 +56,11 @@ def play(game: str, skip: int, pool: bool, frames: int, *, need_mid_skip_done: b
         step = 0
         while step * skip < frames or need_mid_skip_done and not mid_skip_dones and step * skip < 4 * frames:
             if step == 40:  # totals set from outside: a Python float (added as the Python adds it), then a float32
-                ours.data.totals[0] = reference.data.totals[0] = 2.5
+                ours.evaluator.totals[0] = reference.evaluator.totals[0] = 2.5
             if step == 45:
-                ours.data.totals[0] = reference.data.totals[0] = np.float32(1.25)
+                ours.evaluator.totals[0] = reference.evaluator.totals[0] = np.float32(1.25)
             action = rng.integers(0, 2, ours.action_space.n).astype(np.int8)
-            before = ours.data.frame
+            before = ours.evaluator.frame
             a, b = state_of(ours, ours.step(action)), state_of(reference, reference.step(action))
             assert a == b, f"step {step}: {[x == y for x, y in zip(a, b)]}"
             if a[3]:
@@ -152,20 +152,20 @@ def test_update_frames_sums_every_players_rewards_as_python_floats():
     try:
         ours.reset(seed=0)
         reference.reset(seed=0)
-        ours.data.rewards[1] = reference.data.rewards[1] = 0.1  # what no evaluation writes stays each frame's
+        ours.evaluator.rewards[1] = reference.evaluator.rewards[1] = 0.1  # what no evaluation writes stays each frame's
         for _ in range(100):
             ours.em.set_button_mask(0b1000_0001)
             reference.em.set_button_mask(0b1000_0001)
-            ran, evaluated, sums = ours.data.update_frames(ours.em.session, 4, None, players=2)
+            ran, evaluated, sums = ours.evaluator.update_frames(ours.em.session, 4, None, players=2)
             expected = None
             for _ in range(evaluated):
                 reference.em.step()
                 reference.data.update_ram()
                 rewards = [reference.data.current_reward(p) for p in range(2)]
                 expected = rewards if expected is None else [a + b for a, b in zip(expected, rewards)]
-            assert (ran, sums, ours.data.frame, ours.data.done) == (evaluated, expected, reference.data.frame,
-                                                                   reference.data.done)
-            if ours.data.done:
+            mine, theirs = ours.evaluator, reference.evaluator
+            assert (ran, sums, mine.frame, mine.done) == (evaluated, expected, theirs.frame, theirs.done)
+            if ours.evaluator.done:
                 break
     finally:
         ours.close()
@@ -187,14 +187,14 @@ def test_frames_evaluated_before_an_exception_are_counted(monkeypatch):
 
         monkeypatch.setattr(session, "call", raising)
         with pytest.raises(RuntimeError, match="a callback raised"):
-            ours.data.update_frames(session, 3, None)
+            ours.evaluator.update_frames(session, 3, None)
         for _ in range(3):
             reference.em.step()
             reference.data.update_ram()
         monkeypatch.undo()
-        assert ours.data.frame == reference.data.frame
+        assert ours.evaluator.frame == reference.evaluator.frame
         assert ours.data.total_reward() == reference.data.total_reward()
-        assert ours.data.info_after_update() == reference.data.info_after_update()
+        assert ours.evaluator.info_after_update() == reference.evaluator.info_after_update()
         assert ours.em.frame_count == reference.em.frame_count
         assert np.array_equal(ours.em.get_screen(), reference.em.get_screen())
     finally:

@@ -71,7 +71,8 @@ def test_genesis_with_frame_skip_gray_sticky_frames_and_a_time_limit(tmp_path, m
     try:
         assert ends >= 6
         for mine, theirs in zip(native.envs, python.envs):  # handed back, each env is the Python one exactly
-            assert mine.data.frame == theirs.data.frame and mine.data.total_reward() == theirs.data.total_reward()
+            assert mine.evaluator.frame == theirs.evaluator.frame
+            assert mine.evaluator.total_reward() == theirs.evaluator.total_reward()
             assert mine._elapsed_steps == theirs._elapsed_steps
             assert mine.np_random.random() == theirs.np_random.random()
     finally:
@@ -134,7 +135,7 @@ def test_an_env_handed_back_steps_on_in_c_where_it_left_off(tmp_path):
                 assert terminated[index] == expected[2]
                 ended[index] = expected[2]
             if step % 7 == 0:
-                assert [env.data.totals for env in native.envs] == [env.data.totals for env in singles]
+                assert [env.evaluator.totals for env in native.envs] == [env.evaluator.totals for env in singles]
                 assert not native.native_envs.any()
     finally:
         native.close()
@@ -150,7 +151,7 @@ def test_an_action_outside_the_space_is_refused_by_name_after_the_other_envs_ste
         actions[1, 2] = 2
         with pytest.raises(ValueError, match=r"not in the action space MultiBinary\(9\)"):
             native.step(actions)
-        assert native.envs[0].data.frame == native.envs[2].data.frame == 2
+        assert native.envs[0].evaluator.frame == native.envs[2].evaluator.frame == 2
         actions[1, 2] = 1
         native.step(actions)
         assert native.native_envs.all()

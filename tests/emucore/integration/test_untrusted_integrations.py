@@ -230,10 +230,10 @@ def test_custom_variables_are_bounded_with_a_clear_error(game):
     try:
         with pytest.raises(LuaError, match=f"at most {MAX_CUSTOM_VARIABLES} custom variables"):
             env.reset()
-        assert len(env.data.custom) == MAX_CUSTOM_VARIABLES
-        env.data.custom.clear()
+        assert len(env.evaluator.custom) == MAX_CUSTOM_VARIABLES
+        env.evaluator.custom.clear()
         with pytest.raises(LuaError, match="1000 characters"):
-            env.data.lua.call("lua:long_name")
+            env.evaluator.lua.call("lua:long_name")
     finally:
         env.close()
 

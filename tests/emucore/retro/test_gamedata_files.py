@@ -75,3 +75,17 @@ def test_a_bad_file_names_itself_and_changes_nothing(env, tmp_path):
     assert env.data.list_variables() == before
     _, _, terminated, _, info = env.step(NOOP)
     assert set(info) == set(before) and not terminated
+
+
+def test_env_data_is_stable_retros_gamedata_over_the_envs_own_evaluator(env):
+    """One GameData class serves env.data and retro.data.GameData; the env's step calls its evaluator, which
+    has none of stable-retro's editing or search methods (they are the wrapper's)."""
+    from emucore.scenario.evaluator import Evaluator
+
+    assert type(env.data) is emucore.data.GameData and env.data is env.data  # made once, at first use
+    assert env.data.evaluator is env.evaluator and type(env.evaluator) is Evaluator
+    assert not any(hasattr(Evaluator, name) for name in ("set_variable", "search", "memory", "crop_info", "load"))
+    env.data.load(str(FOLDER / "data.json"), str(FOLDER / "scenario.json"))
+    assert env.data.evaluator is env.evaluator  # reloaded in place: the env's step sees the files
+    with pytest.raises(TypeError, match="env.data reads the env's emulator"):
+        env.em.configure_data(env.data)

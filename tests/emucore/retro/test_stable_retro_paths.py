@@ -33,12 +33,23 @@ def test_renamed_modules_map_to_their_emucore_homes():
     assert emucore_name("retro.data") == "emucore.data"
     assert emucore_name("retro.testing.tools") == "emucore.testing.tools"
     assert emucore_name("retro.retro_env") == "emucore.env.retro_env"
-    assert emucore_name("retro._retro") == "emucore.retro_native"
+    assert emucore_name("retro._retro") == "emucore.retro.native"
     assert emucore_name("retro.import") == "emucore.cli.import_roms"
     assert emucore_name("retro.scripts") == "emucore.cli"
     assert emucore_name("retro.scripts.import_path") == "emucore.cli.import_roms"
     assert emucore_name("retro.scripts.playback_movie") == "emucore.cli.playback"
     assert emucore_name("retro.import_x") == "emucore.import_x"  # a prefix of a name is no match
+
+
+def test_the_old_module_names_warn_and_name_their_new_homes():
+    run_python("""
+        import warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            import emucore.retro_alias, emucore.retro_native
+        assert [str(w.message) for w in caught if w.category is DeprecationWarning] == [
+            "emucore.retro_alias is emucore.retro.alias now", "emucore.retro_native is emucore.retro.native now"]
+    """)
 
 
 def test_every_stable_retro_module_path_imports_under_the_alias(tmp_path):
@@ -56,10 +67,11 @@ def test_every_stable_retro_module_path_imports_under_the_alias(tmp_path):
         import retro, retro.data, retro.enums, retro.examples, retro.scripts, retro._retro, retro.testing
         import retro.retro_env, retro.scripts.import_path, retro.scripts.playback_movie, retro.examples.discretizer
         import emucore, emucore.cli, emucore.cli.import_roms, emucore.cli.playback, emucore.env.retro_env
-        import emucore.examples.discretizer, emucore.retro_native
+        import emucore.examples.discretizer, emucore.retro.native, emucore.retro_native
+        assert emucore.retro_native.GameDataGlue is emucore.retro.native.GameDataGlue  # the old name still works
         assert retro is emucore and retro.data is emucore.data and retro.enums is emucore.enums
         assert retro.testing is emucore.testing and retro.examples is emucore.examples
-        assert retro.retro_env is emucore.env.retro_env and retro._retro is emucore.retro_native
+        assert retro.retro_env is emucore.env.retro_env and retro._retro is emucore.retro.native
         assert retro.scripts is emucore.cli and retro.scripts.import_path is emucore.cli.import_roms
         assert retro.scripts.playback_movie is emucore.cli.playback
         assert importlib.import_module("retro.import") is emucore.cli.import_roms
@@ -77,7 +89,7 @@ def test_every_stable_retro_module_path_imports_under_the_alias(tmp_path):
 
 def test_retro_native_has_stable_retros_names_on_working_classes(genesis_rom):
     require_core("genesis_plus_gx")
-    from emucore import retro_native
+    from emucore.retro import native as retro_native
 
     folder = integrations_dir() / "StudioDemo-Genesis"
     data = retro_native.GameDataGlue()  # made empty, then loaded, as stable-retro's glue is used

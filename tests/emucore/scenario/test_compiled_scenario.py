@@ -61,7 +61,7 @@ def run_pair(make, steps: int, seed: int) -> tuple[int, set[float]]:
     """Steps two envs of one game with the same actions, one evaluating in Python; (dones, rewards)."""
     fast, slow = make(), make()
     try:
-        fd, sd = fast.unwrapped.data, slow.unwrapped.data
+        fd, sd = fast.unwrapped.evaluator, slow.unwrapped.evaluator
         sd.compile = False
         fast.reset(seed=seed)
         slow.reset(seed=seed)
@@ -110,7 +110,7 @@ def test_lua_scenario_reads_its_variables_in_c(tmp_path):
     fast, slow = (emucore.make("StudioDemo-Genesis", scenario=str(tmp_path / "lua.json"),
                                use_restricted_actions=emucore.Actions.ALL) for _ in range(2))
     try:
-        fd, sd = fast.unwrapped.data, slow.unwrapped.data
+        fd, sd = fast.unwrapped.evaluator, slow.unwrapped.evaluator
         sd.compile = False
         rng = np.random.default_rng(5)
         dones = read_in_c = 0

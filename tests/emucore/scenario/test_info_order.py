@@ -1,4 +1,4 @@
-"""emucore.retro.info_order against libstdc++ itself: a C++ program built here runs the same insertions,
+"""emucore.scenario.info_order against libstdc++ itself: a C++ program built here runs the same insertions,
 erasures and clears on a std::unordered_map<std::string, int> and prints its iteration order."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from emucore.retro.info_order import StringTable, info_order, std_hash
+from emucore.scenario.info_order import StringTable, info_order, std_hash
 
 PROGRAM = r"""
 #include <functional>
