@@ -49,7 +49,7 @@ QT_PACKAGES=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libd
 # edit to them needs no reinstall.
 install_inputs_hash() {
     (cd "$ROOT" && cat pyproject.toml setup.py emucore-gymnasium.pth emucore/libretro/_build.py emucore/operations.py \
-        emucore/libretro/*.c emucore/libretro/*.cpp emucore/libretro/*.h emucore/libretro/*.cdef) | sha256sum | cut -d' ' -f1
+        emucore/libretro/*.c emucore/libretro/*.cpp emucore/libretro/*.h) | sha256sum | cut -d' ' -f1
 }
 
 # A .venv with the project installed (editable) and the extras given, e.g. "studio,test". pip runs only when

@@ -1,13 +1,21 @@
 """cffi build script (API mode) for emucore.libretro._native.
 
 setuptools runs it through ``cffi_modules`` at install time, so the per-frame callbacks and
-the pixel conversion are compiled C, not Python. Every ``.c`` file in this folder is built in; a
-module Python calls has ``<name>.cdef``, the declarations Python sees, beside ``<name>.h``.
+the pixel conversion are compiled C, not Python. Every ``.c`` file in this folder is built in.
+
+Each declaration is written once, in its header. What Python sees of a header lies between
+``/* cdef: begin */`` and ``/* cdef: end */`` (plain declarations and ``#define NAME number``,
+which cffi parses too); the functions Python defines for C to call between
+``/* cdef: begin extern "Python+C" */`` and ``/* cdef: end */``. Where cffi cannot read C's own
+declaration, ``/* cdef only: DECLARATION */`` beside it says what cffi reads instead (a struct
+Python never looks into as ``{ ...; }``, its layout the compiler's). cffi checks, compiling, that
+what it read agrees with the C.
 """
 
 import importlib.util
 import os
 import platform
+import re
 import sys
 from pathlib import Path
 
@@ -15,87 +23,39 @@ from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
 
-HOST_CDEF = """
-struct retro_system_info {
-    const char *library_name; const char *library_version; const char *valid_extensions;
-    bool need_fullpath; bool block_extract;
-};
-struct retro_game_geometry {
-    unsigned base_width; unsigned base_height; unsigned max_width; unsigned max_height;
-    float aspect_ratio;
-};
-struct retro_system_timing { double fps; double sample_rate; };
-struct retro_system_av_info { struct retro_game_geometry geometry; struct retro_system_timing timing; };
-struct retro_game_info { const char *path; const void *data; size_t size; const char *meta; };
+# The parts of a header that cffi reads: a block, for the declarations Python sees as C declares them, or for the
+# functions Python defines (cffi's ``extern "Python+C"``); or a declaration cffi reads in place of C's own.
+PART = re.compile(r'/\* cdef: begin( extern "Python\+C")? \*/(.*?)/\* cdef: end \*/|/\* cdef only: (.*?) \*/', re.S)
+INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
 
-typedef struct emu_host {
-    void *userdata;
-    char error[512];
-    int pixel_format;
-    const void *frame;
-    unsigned frame_width;
-    unsigned frame_height;
-    size_t frame_pitch;
-    int frame_format;
-    uint64_t video_calls;
-    uint64_t dupe_frames;
-    uint16_t buttons[4];
-    uint64_t input_polls;
-    int16_t *audio;
-    size_t audio_frames;
-    bool audio_overflow;
-    bool variable_update;
-    bool can_dupe;
-    unsigned rotation;
-    uint64_t frames_run;
-    const void *ram_data;
-    size_t ram_size;
-    uint64_t python_calls;
-    uint64_t memory_maps_sets;
-    int rand_imports;
-    int closed;
-    ...;
-} emu_host;
 
-#define EMU_MAX_PORTS 4
+def headers() -> list[Path]:
+    """This folder's headers, each after the headers it includes (whose declarations its own may use)."""
+    order: list[Path] = []
 
-emu_host *emu_host_new(void *userdata);
-int emu_host_open(emu_host *h, const char *path);
-void emu_host_close(emu_host *h);
-void emu_host_free(emu_host *h);
-int emu_host_enter(emu_host *h, int64_t token);
-void emu_host_leave(emu_host *h, int64_t token);
-unsigned emu_api_version(emu_host *h);
-void emu_set_callbacks(emu_host *h);
-int emu_init(emu_host *h);
-int emu_deinit(emu_host *h);
-void emu_get_system_info(emu_host *h, struct retro_system_info *info);
-void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info);
-int emu_load_game(emu_host *h, const struct retro_game_info *game);
-int emu_unload_game(emu_host *h);
-int emu_run(emu_host *h);  /* -1: the core threw (h->error says what) */
-int emu_run_frames(emu_host *h, unsigned count);
-int emu_reset(emu_host *h);
-size_t emu_serialize_size(emu_host *h);
-int emu_serialize(emu_host *h, void *data, size_t size);
-int emu_unserialize(emu_host *h, const void *data, size_t size);  /* 1 ok, 0 refused, -1 threw */
-void *emu_get_memory_data(emu_host *h, unsigned id);
-size_t emu_get_memory_size(emu_host *h, unsigned id);
-void emu_set_controller_port_device(emu_host *h, unsigned port, unsigned device);
-void emu_cheat_reset(emu_host *h);
-void emu_cheat_set(emu_host *h, unsigned index, bool enabled, const char *code);
-unsigned emu_get_region(emu_host *h);
-void emu_host_srand(emu_host *h, unsigned seed);
-int emu_set_buttons(emu_host *h, unsigned port, const uint8_t *flags, size_t count);
-int emu_press(emu_host *h, unsigned port, const uint8_t *flags, size_t count, const uint16_t *table);
-int64_t emu_flags_to_mask(const uint8_t *flags, size_t count);
-int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned height);
-void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height, size_t pitch,
-                        int format, uint8_t *dst, unsigned width, unsigned height);
+    def visit(path: Path) -> None:
+        if path not in order:
+            for name in INCLUDE.findall(path.read_text()):
+                if (HERE / name).is_file():
+                    visit(HERE / name)
+            order.append(path)
 
-extern "Python+C" bool emu_py_environment(void *userdata, unsigned cmd, void *data);
-extern "Python+C" void emu_py_log(void *userdata, int level, const char *text);
-"""
+    for path in sorted(HERE.glob("*.h")):
+        visit(path)
+    return order
+
+
+def declarations(header: Path) -> str:
+    """What cffi reads of ``header`` (see PART): empty for a header Python does not call into."""
+    parts = []
+    for match in PART.finditer(header.read_text()):
+        extern, block, only = match.groups()
+        if block is not None:
+            assert "cdef only:" not in block, f"{header.name}: a 'cdef only' declaration inside a cdef block"
+            parts.append(f'extern "Python+C" {{{block}}}' if extern else block)
+        else:
+            parts.append(only)
+    return "\n".join(parts)
 
 
 def glibc_compat() -> tuple[list[str], list[str]]:
@@ -135,15 +95,13 @@ def operations() -> str:
 
 
 COMPAT_COMPILE, COMPAT_LINK = glibc_compat()
+DECLARED = [(path.name, text) for path in headers() if (text := declarations(path))]
+CDEF = "\n".join(text for _, text in DECLARED)  # each header's once, as it stands in the header
 ffibuilder = FFI()
-ffibuilder.cdef(HOST_CDEF)
-ffibuilder.cdef((HERE / "libretro_types.h").read_text())
-DECLARED = sorted(path.stem for path in HERE.glob("*.cdef"))
-for name in DECLARED:
-    ffibuilder.cdef((HERE / f"{name}.cdef").read_text())
+ffibuilder.cdef(CDEF)
 ffibuilder.set_source(
     "emucore.libretro._native",
-    '#include "host.h"\n#include "libretro_types.h"\n' + "".join(f"#include \"{name}.h\"\n" for name in DECLARED),
+    "".join(f'#include "{name}"\n' for name, _ in DECLARED),
     # relative: built from the project root
     sources=[f"emucore/libretro/{path.name}" for path in sorted(HERE.glob("*.c"))] + ["emucore/libretro/guard.cpp"],
     include_dirs=["emucore/libretro"],

@@ -1,9 +1,10 @@
 """Types of the compiled cffi module ``emucore.libretro._native`` (built by ``_build.py``).
 
-``ffi`` carries the methods of a cffi FFI object that this package calls; ``lib`` the C functions that
-``_build.py`` declares (its HOST_CDEF and the ``*.cdef`` files beside it). A C value crossing the boundary
+``ffi`` carries the methods of a cffi FFI object that this package calls; ``lib`` the C functions and constants
+that ``_build.py`` declares (the ``cdef`` blocks of the headers beside it). A C value crossing the boundary
 (a pointer, an array, a struct) is a cffi ``CData``, typed ``Any`` here: cffi checks it when it is called.
-A function added to a ``.cdef`` file is added to ``_Lib`` below, or mypy says ``lib`` has no such attribute.
+A function added to a header's ``cdef`` block is added to ``_Lib`` below, or mypy says ``lib`` has no such
+attribute (and tests/emucore/libretro/test_build.py that the two differ).
 """
 
 from collections.abc import Callable
@@ -38,7 +39,8 @@ class _FFI:
 
 class _Lib:
     EMU_MAX_PORTS: int
-    # host.c
+    EMU_ERR_LEN: int
+    # host.h
     def emu_host_new(self, userdata: _CData, /) -> _CData: ...
     def emu_host_open(self, h: _CData, path: bytes | _CData, /) -> int: ...
     def emu_host_close(self, h: _CData, /) -> None: ...
@@ -74,10 +76,11 @@ class _Lib:
         self, src: _CData, src_width: int, src_height: int, pitch: int, format: int, dst: _CData, width: int,
         height: int, /,
     ) -> None: ...
-    # evaluate.cdef
+    # evaluate.h
+    EMU_EVAL_WIDTH: int
     def emu_eval_run(self, p: _CData, /) -> int: ...
     def emu_eval_operations(self) -> _CData: ...
-    # frames.cdef
+    # frames.h (emu_obs_vector_paths: vector_paths.h)
     def emu_obs_new(
         self, screen_w: int, screen_h: int, crop_x: int, crop_y: int, crop_w: int, crop_h: int, out_w: int,
         out_h: int, gray: int, /,
@@ -86,16 +89,16 @@ class _Lib:
     def emu_obs_hold(self, h: _CData, o: _CData, /) -> None: ...
     def emu_obs_build(self, h: _CData, o: _CData, pool: int, dst: _CData, /) -> None: ...
     def emu_obs_vector_paths(self, enabled: int, /) -> int: ...
-    # skip.cdef
+    # skip.h
     def emu_skip_run(
         self, h: _CData, program: _CData, frames: int, hold: _CData, ram_data: int, ram_size: int,
         memory_maps_sets: int, check_ram: int, switch_masks: _CData, sums: _CData, result: _CData, /,
     ) -> int: ...
-    # step.cdef
+    # step.h
     def emu_step_pressed(
         self, h: _CData, flags: _CData, count: int, table: _CData, dst: _CData, width: int, height: int, /,
     ) -> int: ...
-    # step_batch.cdef
+    # step_batch.h
     EMU_BATCH_OK: int
     EMU_BATCH_ACTION: int
     EMU_BATCH_FRAMES: int

@@ -16,6 +16,7 @@ typedef struct emu_rand_state {
     struct random_data data;
     int32_t table[32]; /* glibc's TYPE_3 generator, the one rand() uses */
 } emu_rand_state;
+/* cdef only: typedef struct emu_rand_state { ...; } emu_rand_state; */
 
 /* What srand(seed) does to glibc's own generator, to this one. */
 void emu_rand_seed(emu_rand_state *state, unsigned seed);

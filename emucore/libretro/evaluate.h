@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+/* cdef: begin */
 #define EMU_EVAL_WIDTH 8
 
 /* A data.json variable: up to 8 logical bytes (NULL reads 0), each digit times its weight. */
@@ -69,5 +70,6 @@ int emu_eval_run(const emu_eval_program *p);
 /* The operations this build evaluates, by emucore.operations.Operation's member names in the order of their codes,
  * each followed by a comma ("EQUAL,NEGATIVE_EQUAL,...,"). */
 const char *emu_eval_operations(void);
+/* cdef: end */
 
 #endif

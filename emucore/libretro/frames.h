@@ -6,8 +6,9 @@
 #include <stdint.h>
 
 #include "host.h"
-#include "vector_paths.h" /* emu_obs_vector_paths, declared in frames.cdef */
+#include "vector_paths.h" /* emu_obs_vector_paths */
 
+/* cdef: begin */
 typedef struct emu_obs emu_obs;
 
 /* A plan for observations of the (crop_w x crop_h) region at (crop_x, crop_y) of a (screen_w x
@@ -20,4 +21,5 @@ void emu_obs_hold(const emu_host *h, emu_obs *o);
 /* The observation of the current frame (pooled with the held one if pool) into dst: out_h x out_w
  * x 3, or out_h x out_w if gray. */
 void emu_obs_build(const emu_host *h, emu_obs *o, int pool, uint8_t *dst);
+/* cdef: end */
 #endif

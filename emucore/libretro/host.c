@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Implemented in Python (emucore.libretro.session). */
-bool emu_py_environment(void *userdata, unsigned cmd, void *data);
-void emu_py_log(void *userdata, int level, const char *text);
-
 #define ENV_EXPERIMENTAL 0x10000u
 #define RETRO_MEMORY_SYSTEM_RAM 2u
 #define ENV_GET_CAN_DUPE 3u

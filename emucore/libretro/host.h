@@ -12,6 +12,7 @@
 
 #include "core_rand.h"
 
+/* cdef: begin */
 #define EMU_MAX_PORTS 4
 #define EMU_ERR_LEN 512
 
@@ -151,12 +152,6 @@ void emu_get_system_info(emu_host *h, struct retro_system_info *info);
 void emu_get_system_av_info(emu_host *h, struct retro_system_av_info *info);
 int emu_load_game(emu_host *h, const struct retro_game_info *game); /* 1 loaded, 0 refused, -1 threw */
 int emu_unload_game(emu_host *h);
-/* guard.cpp: calls that catch a core's C++ exceptions (-1, with the message in error) */
-int emu_guarded_unserialize(bool (*unserialize)(const void *, size_t), const void *data, size_t size,
-                            char *error, size_t error_size);
-int emu_guarded_run(void (*run)(void), char *error, size_t error_size);
-/* call(context), any other core entry point: 0, or -1 if it threw */
-int emu_guarded_call(void (*call)(void *), void *context, char *error, size_t error_size);
 
 int emu_run(emu_host *h);  /* -1: the core threw (h->error says what) */
 int emu_run_frames(emu_host *h, unsigned count);
@@ -187,5 +182,19 @@ int emu_convert_frame(const emu_host *h, uint8_t *dst, unsigned width, unsigned 
 /* Converts an arbitrary buffer; used by tests and by the studio for saved frames. */
 void emu_convert_pixels(const void *src, unsigned src_width, unsigned src_height, size_t pitch,
                         int format, uint8_t *dst, unsigned width, unsigned height);
+/* cdef: end */
+
+/* cdef: begin extern "Python+C" */
+/* Implemented in Python (emucore.libretro.environment, through ffi.def_extern): cffi's stubs take the GIL. */
+bool emu_py_environment(void *userdata, unsigned cmd, void *data);
+void emu_py_log(void *userdata, int level, const char *text);
+/* cdef: end */
+
+/* guard.cpp: calls that catch a core's C++ exceptions (-1, with the message in error) */
+int emu_guarded_unserialize(bool (*unserialize)(const void *, size_t), const void *data, size_t size,
+                            char *error, size_t error_size);
+int emu_guarded_run(void (*run)(void), char *error, size_t error_size);
+/* call(context), any other core entry point: 0, or -1 if it threw */
+int emu_guarded_call(void (*call)(void *), void *context, char *error, size_t error_size);
 
 #endif

@@ -1,6 +1,12 @@
 /* libretro.h structures that the Python side of the host decodes in environment calls.
- * Declared from the libretro API documentation; this file is parsed by cffi's cdef too,
- * so it holds plain declarations only. */
+ * Declared from the libretro API documentation. */
+#ifndef EMUCORE_LIBRETRO_TYPES_H
+#define EMUCORE_LIBRETRO_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* cdef: begin */
 struct retro_variable { const char *key; const char *value; };
 struct retro_core_option_value { const char *value; const char *label; };
 struct retro_core_option_definition {
@@ -38,3 +44,6 @@ struct retro_input_descriptor {
 struct retro_controller_description { const char *desc; unsigned id; };
 struct retro_controller_info { const struct retro_controller_description *types; unsigned num_types; };
 struct retro_message { const char *msg; unsigned frames; };
+/* cdef: end */
+
+#endif

@@ -9,6 +9,7 @@
 #include "frames.h"
 #include "host.h"
 
+/* cdef: begin */
 typedef struct emu_skip_result {
     int32_t ran;       /* frames run */
     int32_t evaluated; /* frames evaluated: ran, or ran - 1 when the loop stopped before evaluating the last */
@@ -28,5 +29,6 @@ typedef struct emu_skip_result {
 int emu_skip_run(emu_host *h, const emu_eval_program *program, int32_t frames, emu_obs *hold, uintptr_t ram_data,
                  size_t ram_size, uint64_t memory_maps_sets, int check_ram, const uint16_t *switch_masks,
                  double *sums, emu_skip_result *result);
+/* cdef: end */
 
 #endif

@@ -14,6 +14,7 @@
 #include "host.h"
 #include "skip.h"
 
+/* cdef: begin */
 enum {
     EMU_BATCH_OK = 0,
     EMU_BATCH_ACTION = 1,  /* the action is outside the space: nothing ran */
@@ -114,5 +115,6 @@ int32_t emu_batch_recv(emu_batch *b, int32_t count, int32_t *ids, int32_t wait_m
 int32_t emu_batch_flying(emu_batch *b, uint8_t *flags);
 /* One env's step on the calling thread (what the pool runs); for tests. */
 void emu_batch_step_env(emu_batch_env *e);
+/* cdef: end */
 
 #endif

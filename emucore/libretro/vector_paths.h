@@ -32,7 +32,9 @@ __attribute__((target("avx2"))) static inline void emu_transpose8(const __m256 *
 
 /* Whether the hand-written AVX2 forms run: the CPU has AVX2 and tests have not turned them off. */
 int emu_avx2_forms(void);
+/* cdef: begin */
 /* Turns them on (where the CPU has AVX2) or off; returns the previous setting. For tests. */
 int emu_obs_vector_paths(int enabled);
+/* cdef: end */
 
 #endif
