@@ -41,3 +41,14 @@ def window(qtbot, demo):
     win.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
     return win
+
+
+@pytest.fixture
+def romless(tmp_path):
+    """A copy of the Genesis demo's integration folder whose ROM is not there (as stable-retro's folders ship)."""
+    import shutil
+
+    folder = tmp_path / "NoRom-Genesis"
+    shutil.copytree(integrations_dir() / "StudioDemo-Genesis", folder)
+    (folder / "rom.md").unlink()
+    return folder

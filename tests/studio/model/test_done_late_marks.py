@@ -14,8 +14,8 @@ from emucore.assist.done_onset import MovieStates, answers_controller
 from emucore.movie import Movie
 from emucore.search.movies import MaskReplay, movie_masks, movie_start
 from studio.model.scenario.done_marks import DoneMarks
+from tests.studio.model.test_done_marks import open_session
 from tests.studio.model.test_done_play import bare  # noqa: F401  (the fixture)
-from tests.studio.qt.test_done_marks import open_session
 
 GAME_OVER, LIVES, REST = 0x12, 0x13, 0x33
 

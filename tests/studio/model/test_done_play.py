@@ -17,7 +17,7 @@ from emucore.paths import integrations_dir
 from emucore.search import Snapshot
 from studio.model.play import play_history
 from studio.model.scenario.done_marks import DoneMarks
-from tests.studio.qt.test_done_marks import open_session, to_game_over
+from tests.studio.model.test_done_marks import open_session, to_game_over
 
 GAME_OVER, DYING = 0x12, 0x34
 

@@ -10,7 +10,8 @@ import json
 import pytest
 
 from studio.model.scenario.integration_check import GO_TO_FRAME, OPEN_VARIABLE, SUGGEST_DONE
-from tests.studio.qt.test_find_from_screen import hold, make_bare_nes, open_window
+from tests.studio.model.test_find_from_screen import make_bare_nes
+from tests.studio.qt.test_find_from_screen import hold, open_window
 
 SCORE, GAME_OVER, DYING = 0x20, 0x12, 0x34
 

@@ -21,21 +21,12 @@ from emucore.paths import integrations_dir
 from studio.app import main as studio_main
 from studio.model.commands import advance
 from studio.model.opening import resolve_game
-from studio.model.play.recovery import Recovery
 from studio.model.play.session import Session
-from studio.model.set_aside import set_aside
 from studio.model.settings import Settings
 from studio.model.workspace import Workspace
 from studio.qt.main_window import MainWindow
+from tests.studio.model.test_corrupt_files import BROKEN, NOT_UTF8, crashed
 
-NOT_UTF8 = b'{"info": {"\xff\xfe": 1}}'
-BROKEN = {
-    "invalid JSON": b'{"info": {"x": ',
-    "invalid UTF-8": NOT_UTF8,
-    "a list": b"[1, 2, 3]",
-    "empty": b"",
-    "nested too deeply": b"[" * 100_000 + b"]" * 100_000,
-}
 BROKEN_KEYS = {"invalid JSON": "info.x"}  # where the text breaks off, as emucore names it
 BROKEN_CASES = [(content, BROKEN_KEYS.get(name, "")) for name, content in BROKEN.items()]
 
@@ -271,39 +262,7 @@ def test_corrupt_settings_are_set_aside_and_reported(qtbot, nes, tmp_path, conte
     assert Settings.load(folder, problems) == settings and len(problems) == 1
 
 
-def test_set_aside_never_overwrites_an_earlier_bad_file(tmp_path):
-    path = tmp_path / "settings.json"
-    for n in range(3):
-        path.write_text(f"bad {n}")
-        set_aside(path)
-    names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["settings.json.bad", "settings.json.bad-1", "settings.json.bad-2"]
-    assert (tmp_path / "settings.json.bad-2").read_text() == "bad 2"
-
-
 # ---- recovery ----
-
-def crashed(folder: Path, session: bytes) -> Recovery:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "running.lock").write_text("99999999999999999999999\n")  # no such process (not even a pid)
-    (folder / "session.json").write_bytes(session)
-    return Recovery(folder)
-
-
-@pytest.mark.parametrize("content", [*BROKEN.values(), b'{"game": 5, "state_file": null, "frame": 1, "saved_at": 0}',
-                                     b'{"game": "x", "state_file": null, "frame": "1", "saved_at": 0}',
-                                     b'{"game": "x", "state_file": null, "frame": 1e300, "saved_at": 0}',
-                                     b'{"game": "x"}'],
-                         ids=[*BROKEN, "game", "frame", "huge frame", "missing"])
-def test_a_corrupt_recovery_session_is_set_aside_with_its_state(tmp_path, content):
-    recovery = crashed(tmp_path / "data", content)
-    recovery.state_file.write_bytes(b"the crashed run's last state")
-    assert recovery.crashed_session() is None
-    assert len(recovery.problems) == 1 and recovery.problems[0].path == recovery.session_file
-    assert "recovery.state.bad" in str(recovery.problems[0])
-    assert recovery.session_file.with_name("session.json.bad").read_bytes() == content
-    assert recovery.state_file.with_name("recovery.state.bad").read_bytes() == b"the crashed run's last state"
-
 
 def run_app(monkeypatch, argv: list[str], restore: bool = True) -> MainWindow:
     """``retro-studio`` up to its event loop; returns its window (shown)."""

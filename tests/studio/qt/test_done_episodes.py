@@ -12,7 +12,8 @@ from PySide6.QtCore import Qt
 
 from studio.model.scenario.done_rule import group_neighbours
 from tests.studio.model.test_done_late_marks import play_game
-from tests.studio.qt.test_done_marks import nes, open_window  # noqa: F401  (nes: the fixture)
+from tests.studio.model.test_done_marks import nes  # noqa: F401  (the fixture)
+from tests.studio.qt.test_done_tab import open_window
 
 
 def click(qtbot, button) -> None:

@@ -9,36 +9,18 @@ integration. What a test "reads off the screen" is that ground truth, typed as t
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import emucore
-from emucore.paths import integrations_dir
 from studio.model.opening import resolve_game
 from studio.model.play.session import Session
-from studio.model.search.screen_values import ScreenValueFinder, check_shown
-from studio.model.search.state_labels import StateLabels
 from studio.model.settings import Settings
 from studio.qt.search.screen_values_panel import VALUE_NOW
+from tests.studio.model.test_find_from_screen import bare_nes  # noqa: F401  (the fixture)
 
 SCORE, LIVES = 0x20, 0x13
-
-
-@pytest.fixture
-def bare_nes(tmp_path) -> Path:
-    return make_bare_nes(tmp_path)
-
-
-def make_bare_nes(tmp_path: Path) -> Path:
-    """The NES demo with no variables and no reward or done: a bare ROM to integrate."""
-    folder = tmp_path / "StudioDemo-Nes"
-    shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
-    (folder / "data.json").write_text(json.dumps({"info": {}}))
-    (folder / "scenario.json").write_text(json.dumps({"reward": {"variables": {}}, "done": {"variables": {}}}))
-    return folder
 
 
 def open_window(qtbot, folder: Path):
@@ -58,7 +40,7 @@ def hold(session: Session, button: str | None, frames: int) -> None:
     session.set_buttons(0, 0)
 
 
-def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, bare_nes):
+def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, bare_nes):  # noqa: F811
     window = open_window(qtbot, bare_nes)
     session, dock = window.session, window.search_tabs
     window.menu_actions["find_from_screen"].trigger()  # Ctrl+J: the field, ready to type
@@ -96,7 +78,7 @@ def test_the_score_from_typed_values_becomes_a_variable_and_the_reward(qtbot, ba
     assert rewards[-5:] == [1.0] * 5
 
 
-def test_a_scale_goes_to_the_reward_multiplier_and_a_bias_is_said(qtbot, bare_nes):
+def test_a_scale_goes_to_the_reward_multiplier_and_a_bias_is_said(qtbot, bare_nes):  # noqa: F811
     window = open_window(qtbot, bare_nes)
     session, finder = window.session, window.search_tabs.from_screen
     for frames in (20, 35, 50):  # the screen draws a trailing zero: 10 points a unit
@@ -123,7 +105,7 @@ def test_a_scale_goes_to_the_reward_multiplier_and_a_bias_is_said(qtbot, bare_ne
     assert "stored + 1" in window.watch.provenance.tooltip("lives")
 
 
-def test_the_lives_wizard_finds_the_counter_and_its_search_refines(qtbot, bare_nes):
+def test_the_lives_wizard_finds_the_counter_and_its_search_refines(qtbot, bare_nes):  # noqa: F811
     window = open_window(qtbot, bare_nes)
     session, dock = window.session, window.search_tabs
     wizard = dock.labels
@@ -149,65 +131,7 @@ def test_the_lives_wizard_finds_the_counter_and_its_search_refines(qtbot, bare_n
     assert json.loads((bare_nes / "data.json").read_text())["info"]["lives"] == {"address": LIVES, "type": "|u1"}
 
 
-def test_checkpoints_and_labels_survive_a_restart_and_bad_files_are_set_aside(bare_nes):
-    session = Session(*resolve_game(str(bare_nes), None))
-    finder, labels = ScreenValueFinder(session), StateLabels(session)
-    session.advance(40)
-    finder.add("00000")
-    labels.label_now(3)
-    session.close()
-    again = Session(*resolve_game(str(bare_nes), None))
-    try:
-        restored, relabelled = ScreenValueFinder(again), StateLabels(again)
-        assert [c.shown for c in restored.checkpoints] == ["00000"] and restored.checkpoints[0].frame == 40
-        assert [label.value for label in relabelled.labels] == [3]
-        (restored.folder / "screen_values.json").write_text("{not json")
-        problems = []
-        assert ScreenValueFinder(again, report=problems.append).checkpoints == []
-        assert problems and "screen_values.json" in str(problems[0].path)
-        assert not (restored.folder / "screen_values.json").exists()  # set aside, not reused
-    finally:
-        again.close()
-    with pytest.raises(ValueError, match="the number the screen shows"):
-        check_shown("12a")
-    assert check_shown(" 0120") == "0120"
-
-
-def test_pong_score_from_the_screen(tmp_path):
-    """A real game: Pong (ale-py's ROM), the score read off as stable-retro's integration defines it."""
-    from bench.atari_games import ale_rom, stable_data
-
-    data_root, rom = stable_data(), ale_rom("Pong")
-    if data_root is None or rom is None:
-        pytest.skip("stable-retro's Pong-Atari2600-v0 or ale-py's ROM for it is not installed")
-    truth = json.loads((data_root / "Pong-Atari2600-v0" / "data.json").read_text())["info"]["score1"]
-    folder = tmp_path / "Pong-Atari2600-v0"
-    shutil.copytree(data_root / folder.name, folder)  # its start state; no variables: found, not given
-    shutil.copyfile(rom, folder / "rom.a26")
-    (folder / "data.json").write_text(json.dumps({"info": {}}))
-    session = Session(*resolve_game(str(folder), None))
-    try:
-        finder = ScreenValueFinder(session)
-        buttons = session.system.buttons
-        fire, left, right = (1 << buttons.index(b) for b in ("BUTTON", "LEFT", "RIGHT"))
-        rng = np.random.default_rng(1)
-        for _ in range(6000):
-            session.set_buttons(0, int(rng.choice([fire, left, right, fire | left, fire | right])))
-            session.advance(1)
-            score = session.emulator.memory.read(truth["address"], truth["type"])
-            if score in (2, 7, 13) and score not in [int(c.shown) for c in finder.checkpoints]:
-                finder.add(str(score))  # as drawn: no leading zeros
-            if len(finder.checkpoints) == 3:
-                break
-        assert len(finder.checkpoints) == 3, "the left player scored too rarely"
-        found = finder.candidates()
-        best = found[0]
-        assert (best.address, best.type, best.scale, best.bias) == (truth["address"], truth["type"], 1, 0)
-    finally:
-        session.close()
-
-
-def test_searches_survive_a_restart_of_the_studio(qtbot, bare_nes):
+def test_searches_survive_a_restart_of_the_studio(qtbot, bare_nes):  # noqa: F811
     """The Search dock's searches, their histories and value boxes come back with the game."""
     window = open_window(qtbot, bare_nes)
     panel = window.search_panel

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from tests.homebrew.test_homebrew_traps import cell
-from tests.studio.qt.test_find_from_screen import hold, make_bare_nes, open_window
+from tests.studio.model.test_find_from_screen import make_bare_nes
+from tests.studio.qt.test_find_from_screen import hold, open_window
 from tests.studio.qt.test_find_from_screen_play import type_bonus_below_1000, type_value
 
 SCORE, BONUS, TOP = 0x20, 0x30, 0x08

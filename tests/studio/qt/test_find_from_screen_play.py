@@ -12,7 +12,8 @@ import pytest
 
 from emucore.datatypes import parse_type
 from studio.qt.search.screen_values_panel import IN_PLAY
-from tests.studio.qt.test_find_from_screen import hold, make_bare_nes, open_window
+from tests.studio.model.test_find_from_screen import make_bare_nes
+from tests.studio.qt.test_find_from_screen import hold, open_window
 
 FRAME, SCORE, BONUS, HUD_BUF = 0x10, 0x20, 0x30, 0x40
 

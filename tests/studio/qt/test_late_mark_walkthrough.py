@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import emucore
 from studio.model.export import export_integration
-from tests.studio.qt.test_find_from_screen import make_bare_nes, open_window
+from tests.studio.model.test_find_from_screen import make_bare_nes
+from tests.studio.qt.test_find_from_screen import open_window
 from tests.studio.qt.test_states_panel import accept_the_folder_dialog
 
 FRAME, GAME_OVER, OVER_DELAY, SCORE, TOP = 0x10, 0x12, 0x35, 0x20, 0x08

@@ -1,13 +1,18 @@
-"""``retro-studio`` as a user starts it: its version, a missing Qt named by its extra, a screenshot with no screen."""
+"""``retro-studio`` as a user starts it: its version, a missing Qt named by its extra, a screenshot with no screen,
+the session of a killed studio offered for restore."""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import emucore
+from studio.model.play.recovery import Recovery
+from tests.conftest import ROOT
 
 STUDIO = Path(sys.executable).with_name("retro-studio")
 
@@ -43,3 +48,22 @@ def test_without_qt_the_studio_names_its_extra(tmp_path):
         "retro-studio: the studio needs PySide6 (Qt), which is not installed: "
         "pip install 'retro-integration-studio[studio]'"
     )
+
+
+def test_a_killed_studio_is_offered_for_restore(tmp_path):
+    (tmp_path / "tmp").mkdir()  # a killed process leaves its emulator's save folder
+    env = dict(os.environ, RETRO_STUDIO_DATA=str(tmp_path), RETRO_STUDIO_CONFIG=str(tmp_path / "config"),
+               QT_QPA_PLATFORM="offscreen", TMPDIR=str(tmp_path / "tmp"))
+    process = subprocess.Popen([sys.executable, "-m", "studio.app", "--no-restore-prompt"], cwd=ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not (tmp_path / "recovery.state").exists():
+            time.sleep(0.2)
+        assert (tmp_path / "recovery.state").exists(), "the studio wrote no recovery state"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    saved = Recovery(tmp_path).crashed_session()
+    assert saved is not None and saved.game.endswith("StudioDemo-Genesis")
+    assert Recovery(tmp_path).load_state(saved)

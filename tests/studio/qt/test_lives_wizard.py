@@ -15,7 +15,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QComboBox, QDockWidget, QInputDialog, QPushButton, QSpinBox
 
-from tests.studio.qt.test_find_from_screen import make_bare_nes, open_window
+from tests.studio.model.test_find_from_screen import make_bare_nes
+from tests.studio.qt.test_find_from_screen import open_window
 
 LIVES, REST = 0x13, 0x33
 MOMENTS = ((100, "Life3"), (350, "Life2"), (650, "Life1"))  # frames: 3, 2 and 1 lives left

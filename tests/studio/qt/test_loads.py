@@ -76,26 +76,3 @@ def test_named_state_reset_and_movie_start_repaint_while_paused(qtbot, demo, tmp
     shown = window.session.screen()
     assert np.array_equal(picture(window), shown.reshape(shown.shape[0], -1))
     assert window.statusBar().currentMessage() == "console reset"
-
-
-def test_reset_goes_to_the_state_last_loaded_after_a_bare_rom_start(nes_rom, tmp_path):
-    rom = tmp_path / "My Game.nes"
-    rom.write_bytes(nes_rom.read_bytes())
-    session = Session(rom)  # a bare ROM: power-on
-    try:
-        session.set_buttons(0, 0x80)  # right
-        session.advance(60)
-        session.save_state("Walked")
-        walked = session.emulator.get_ram().copy()
-        session.states.set_default("Walked")
-        session.advance(60)
-        session.load_state("Walked")
-        session.advance(30)
-        session.reset_to_start()
-        assert np.array_equal(session.emulator.get_ram(), walked) and session.frame == 0
-        session.hard_reset()
-        session.advance(5)
-        session.reset_to_start()  # the console's reset loads nothing: still "Walked"
-        assert np.array_equal(session.emulator.get_ram(), walked)
-    finally:
-        session.close()

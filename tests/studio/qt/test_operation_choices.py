@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from emucore.operations import Change, Operation
-from emucore.scenario.explain import describe_test
-from emucore.scenario.model import Term
 from emucore.search import OPS as SEARCH_OPS
 from studio.qt.scenario.scenario_doc_editor import NO_OP, OP_CHOICES
 from studio.qt.search.search_book_panel import AMOUNT_OPS, OP_TITLES, SNAPSHOT_OPS, VALUE_OPS
@@ -21,15 +19,3 @@ def test_the_search_panel_has_a_title_for_every_search_operation():
     assert len(VALUE_OPS) + len(AMOUNT_OPS) + len(SNAPSHOT_OPS) == len(SEARCH_OPS)
     assert OP_TITLES[Operation.LESS_THAN] == "<" and OP_TITLES[Change.DECREASED_BY] == "decreased by"
     assert OP_TITLES["greater-than"] == ">"  # members are their names
-
-
-def test_done_tests_are_described_by_the_operations_symbols():
-    described = {op: describe_test("lives", Term.parse({"op": op.value, "reference": 3}, "absolute"))
-                 for op in Operation}
-    assert described[Operation.LESS_THAN] == "lives < 3"
-    assert described[Operation.NEGATIVE_EQUAL] == "lives == -3"
-    assert described[Operation.ZERO] == "lives == 0"
-    assert described[Operation.SIGN] == "lives sign"
-    assert all(("3" in text) == op.takes_reference for op, text in described.items())
-    assert describe_test("score", Term.parse({"op": "positive"}, "delta")) == "Δscore > 0"
-    assert describe_test("lives", Term.parse({}, "absolute")) == "lives > 0"  # no op: the value itself, > 0

@@ -8,8 +8,9 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
+from tests.studio.model.test_find_from_screen import make_bare_nes
 from tests.studio.model.test_screen_reader import SCORE, SCORE_BOX, shown_in, steady
-from tests.studio.qt.test_find_from_screen import hold, make_bare_nes, open_window
+from tests.studio.qt.test_find_from_screen import hold, open_window
 
 
 def type_value(finder, text: str) -> None:

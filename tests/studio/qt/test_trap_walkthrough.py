@@ -13,7 +13,8 @@ import json
 
 import emucore
 from studio.model.export import export_integration
-from tests.studio.qt.test_find_from_screen import make_bare_nes, open_window
+from tests.studio.model.test_find_from_screen import make_bare_nes
+from tests.studio.qt.test_find_from_screen import open_window
 
 FRAME, GAME_OVER, LIVES, SCORE, BONUS, HUD_BUF = 0x10, 0x12, 0x13, 0x20, 0x30, 0x40
 
