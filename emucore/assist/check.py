@@ -75,13 +75,13 @@ def resolve_target(integration: Any) -> Target:
     from emucore import data
 
     env = getattr(integration, "unwrapped", integration)
-    if hasattr(env, "_game_lookup") and hasattr(env, "inttype"):
+    if hasattr(env, "state_files") and hasattr(env, "inttype"):
         args = list(getattr(env, "_ezpickle_args", ()))
         kwargs = {}
         for position, key in ((2, "scenario"), (3, "info"), (10, "core")):
             if len(args) > position and args[position] is not None:
                 kwargs[key] = args[position]
-        return Target(env._game_lookup, env.inttype, kwargs)
+        return Target(env.state_files.game_lookup, env.inttype, kwargs)
     if not isinstance(integration, (str, os.PathLike)):
         raise TypeError(f"integration must be a folder, a game name or an env, not {type(integration).__name__}")
     text = os.fspath(integration)

@@ -9,8 +9,9 @@ would have made it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from emucore.libretro.flags import mask_table
 from emucore.libretro.native_batch import NativeBatch
 from emucore.scenario.compiled import CompiledScenario
 
+if TYPE_CHECKING:
+    from emucore.env.retro_env import RetroEnv
+
 MAX_TABLE = 1 << 16  # a Discrete action space this large is decoded in Python
 
 
@@ -28,7 +32,7 @@ class Lent:
     """What the vector env keeps of an env lent to C."""
 
     compiled: CompiledScenario
-    rng_state: dict | None  # the env's generator before the draws the slot holds (sticky_prob)
+    rng_state: Mapping[str, Any] | None  # the env's generator before the draws the slot holds (sticky_prob)
 
 
 class ActionTables:
@@ -38,7 +42,7 @@ class ActionTables:
     def __init__(self) -> None:
         self._made: dict[tuple[int, Actions], tuple[Any, np.ndarray, Any]] = {}
 
-    def decoding(self, env: Any) -> tuple[Any, np.ndarray, Any] | None:
+    def decoding(self, env: RetroEnv) -> tuple[Any, np.ndarray, Any] | None:
         """(table pointer or None, radix, what keeps the table alive), or None where C cannot decode the action."""
         groups, mode = env.evaluator.actions, env.use_restricted_actions
         key = (id(groups), mode)
@@ -59,7 +63,7 @@ class ActionTables:
         return made
 
 
-def columns(env: Any) -> int:
+def columns(env: RetroEnv) -> int:
     """The int64 columns of one env's action row."""
     mode = env.use_restricted_actions
     if mode is Actions.DISCRETE:
@@ -69,29 +73,31 @@ def columns(env: Any) -> int:
     return env.num_buttons
 
 
-def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autoreset: bool,
+def lend(env: RetroEnv, batch: NativeBatch, index: int, tables: ActionTables, autoreset: bool,
          same_step: bool) -> Lent | None:
     """Fills slot ``index`` from ``env``; None, with the slot left empty, where its step needs Python."""
     batch.clear(index)
-    if (env.players != 1 or env._obs_type is not Observations.IMAGE or env.movie is not None
-            or env.movie_path is not None or env.render_mode == "human" or env.img is None or env.evaluator.custom):
+    state = env.episode_state
+    if (state.players != 1 or state.obs_type is not Observations.IMAGE or state.movie is not None
+            or env.recorder.movie_path is not None or env.render_mode == "human" or state.img is None
+            or state.evaluator.custom):
         return None
-    em = env.em
+    em = state.em
     try:
         session = em.session
         host = session.host_pointer
     except EmulatorClosedError:
         return None
-    plan = env._plan
-    if em.get_rotation() % 4 or (plan is None and not env._plain_screen):
+    plan = state.plan
+    if em.get_rotation() % 4 or (plan is None and not env.observer.plain_screen):
         return None
     decoding = tables.decoding(env)
-    compiled = env.evaluator.native_program()
+    compiled = state.evaluator.native_program()
     if decoding is None or compiled is None:
         return None
     table, radix, table_keep = decoding
     slot = batch.slots[index]
-    preprocessing = env.preprocessing
+    preprocessing = state.preprocessing
     slot.frame_skip = preprocessing.frame_skip
     slot.pool = int(preprocessing.pools)
     slot.reward_slot = compiled.slot_of(0)
@@ -104,21 +110,21 @@ def lend(env: Any, batch: NativeBatch, index: int, tables: ActionTables, autores
     batch.next_draw[index] = 0
     if preprocessing.sticky_prob:
         draw(env, batch, index, lent)
-    slot.max_steps = env.max_episode_steps or 0
-    height, width = env.observation_space.shape[:2]
+    slot.max_steps = state.max_episode_steps or 0
+    height, width = env.observation_space.shape[:2]  # type: ignore[index]  # a Box's shape
     slot.screen_width, slot.screen_height = width, height
     slot.autoreset = int(autoreset)
-    slot.sticky_ready = int(env._sticky_ready)
-    slot.elapsed = env._elapsed_steps
+    slot.sticky_ready = int(state.sticky_ready)
+    slot.elapsed = state.elapsed_steps
     slot.frames = slot.resets = slot.evaluated_any = 0
-    slot.done = int(env.evaluator.done)
+    slot.done = int(state.evaluator.done)
     native = compiled.native
     batch.point(index, host=host, program=native.program, obs=None if plan is None else plan.pointer, table=table,
-                radix=radix, state=env.initial_state, sums=native.sums, keep=[compiled, plan, table_keep, session])
+                radix=radix, state=state.initial_state, sums=native.sums, keep=[compiled, plan, table_keep, session])
     return lent
 
 
-def draw(env: Any, batch: NativeBatch, index: int, lent: Lent) -> None:
+def draw(env: RetroEnv, batch: NativeBatch, index: int, lent: Lent) -> None:
     """Fills env ``index``'s draws from its generator, keeping the generator's state before them."""
     generator = env.np_random
     lent.rng_state = generator.bit_generator.state
@@ -126,18 +132,18 @@ def draw(env: Any, batch: NativeBatch, index: int, lent: Lent) -> None:
     batch.next_draw[index] = 0
 
 
-def give_back(env: Any, batch: NativeBatch, index: int, lent: Lent) -> bool:
+def give_back(env: RetroEnv, batch: NativeBatch, index: int, lent: Lent) -> bool:
     """Writes what C did to env ``index`` into its Python state and empties its slot; whether an
     autoreset is due (the last step ended the episode)."""
     slot = batch.slots[index]
     batch.clear(index)
-    data = env.evaluator
+    state = env.episode_state
     if slot.resets:
-        data.reset()
-    data.native_ran(lent.compiled, slot.frames if slot.evaluated_any else 0, bool(slot.done))
-    env._elapsed_steps = int(slot.elapsed)
-    env._sticky_ready = bool(slot.sticky_ready)
-    env.img = batch.observations[index].copy()
+        state.evaluator.reset()
+    state.evaluator.native_ran(lent.compiled, slot.frames if slot.evaluated_any else 0, bool(slot.done))
+    state.elapsed_steps = int(slot.elapsed)
+    state.sticky_ready = bool(slot.sticky_ready)
+    state.img = batch.observations[index].copy()
     if lent.rng_state is not None:  # the generator as if it had drawn only the draws used, one per step
         generator = env.np_random
         generator.bit_generator.state = lent.rng_state

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+
+from emucore.env.episode_state import EpisodeState
 
 #: How often the movie of the episode in progress is saved while recording, in seconds (a
 #: killed process loses at most about this much); it is also written at close, at the next
@@ -11,43 +12,44 @@ from typing import Any
 CHECKPOINT_SECONDS = 1.0
 
 
-class MovieRecording:
-    """RetroEnv's recording methods; the env has ``movie``, ``movie_path``, ``movie_id``, ``em``,
-    ``gamename``, ``statename``, ``initial_state`` and ``players``."""
+class MovieRecorder:
+    """One env's recording: the movie in progress is its :class:`EpisodeState`'s ``movie``; with ``movie_path``
+    set (``auto_record``), each episode is recorded to a movie of its own there, numbered by ``movie_id``."""
 
-    movie: Any
-    movie_path: str | None
-    movie_id: int
-    em: Any
-    gamename: str
-    statename: str | None
-    initial_state: bytes | None
-    players: int
+    def __init__(self, state: EpisodeState, gamename: str):
+        self.state = state
+        self.gamename = gamename
+        self.movie_path: str | None = None
+        self.movie_id = 0
 
     def record_movie(self, path: str) -> None:
+        """Records from now on to the movie at ``path`` (one that was recording is closed first)."""
         from emucore.movie import Movie
 
-        if self.movie is not None:
-            self.movie.close()  # what dropping it would do (stable-retro), but now, and errors raise here
-        self.movie = Movie(path, True, self.players)
-        self.movie.enable_checkpoints(CHECKPOINT_SECONDS)
-        self.movie.configure(self.gamename, self.em)
-        if self.initial_state:
-            self.movie.set_state(self.initial_state)
+        state = self.state
+        if state.movie is not None:
+            state.movie.close()  # what dropping it would do (stable-retro), but now, and errors raise here
+        movie = state.movie = Movie(path, True, state.players)
+        movie.enable_checkpoints(CHECKPOINT_SECONDS)
+        movie.configure(self.gamename, state.em)
+        if state.initial_state:
+            movie.set_state(state.initial_state)
 
     def auto_record(self, path: str | None = None) -> None:
+        """Records each episode from the next reset on, into the folder ``path`` (default: the current one)."""
         self.movie_path = path or os.getcwd()
 
     def stop_record(self) -> None:
+        """Stops recording and closes the movie in progress."""
         self.movie_path = None
         self.movie_id = 0
-        if self.movie is not None:
-            self.movie.close()
-            self.movie = None
+        if self.state.movie is not None:
+            self.state.movie.close()
+            self.state.movie = None
 
-    def _start_episode_movie(self) -> None:
-        state = os.path.splitext(os.path.basename(self.statename or "power-on"))[0]
+    def start_episode_movie(self) -> None:
+        """The next episode's movie, named ``<game>-<state>-<movie_id>.bk2`` in ``movie_path``."""
+        state = os.path.splitext(os.path.basename(self.state.statename or "power-on"))[0]
         assert self.movie_path is not None
         self.record_movie(os.path.join(self.movie_path, f"{self.gamename}-{state}-{self.movie_id:06d}.bk2"))
         self.movie_id += 1
-

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import warnings
+import weakref
+from functools import partial
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,13 +22,14 @@ from gymnasium.utils.ezpickle import EzPickle
 
 from emucore import data as retro_data
 from emucore.enums import Actions, Observations, State
+from emucore.env.episode_state import EpisodeState, Forwarded
 from emucore.env.frame_skip import Preprocessing, checked_step_limit
-from emucore.env.frame_stepping import FrameStepping
 from emucore.env.game_files import game_data_sources, game_metadata
-from emucore.env.observing import Observing
-from emucore.env.recording import MovieRecording
+from emucore.env.observing import Observer
+from emucore.env.recording import MovieRecorder
 from emucore.env.registration import made_spec
-from emucore.env.state_loading import StateLoading
+from emucore.env.state_loading import StateFiles
+from emucore.env.stepping import Stepper
 from emucore.host.emulator import Emulator
 from emucore.libretro import mask_table
 from emucore.scenario.evaluator import Evaluator
@@ -35,16 +38,36 @@ from emucore.scenario.loader import load_game_data
 from emucore.systems import system_for_path
 
 if TYPE_CHECKING:
+    from emucore.env.viewer import ImageViewer
+    from emucore.movie import Movie
     from emucore.retro.gamedata import GameData
 
 _ARGUMENTS = ("game", "state", "scenario", "info", "use_restricted_actions", "record", "players", "inttype",
               "obs_type", "render_mode", "core")  # __init__'s positional ones, in order
 
 
-class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, EzPickle):
-    """A game as a Gymnasium environment (stable-retro's ``RetroEnv`` API)."""
+class RetroEnv(gym.Env, EzPickle):
+    """A game as a Gymnasium environment (stable-retro's ``RetroEnv`` API).
+
+    Its parts: :attr:`evaluator` (the integration's variables, reward and done), :attr:`episode_state` (the
+    emulator and the episode in progress, typed, which the parts below share), :attr:`stepper`,
+    :attr:`observer`, :attr:`recorder` and :attr:`state_files`; ``env.data`` is stable-retro's ``GameData``.
+    """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60, "video.frames_per_second": 60.0}
+
+    # stable-retro's attributes, kept where they are used
+    img: Forwarded[np.ndarray | None] = Forwarded("episode_state", "img")
+    ram: Forwarded[np.ndarray | None] = Forwarded("episode_state", "ram")
+    movie: Forwarded[Movie | None] = Forwarded("episode_state", "movie")
+    multi_rewards: Forwarded[bool] = Forwarded("episode_state", "multi_rewards")
+    initial_state: Forwarded[bytes | None] = Forwarded("episode_state", "initial_state")
+    statename: Forwarded[str | None] = Forwarded("episode_state", "statename")
+    preprocessing: Forwarded[Preprocessing] = Forwarded("episode_state", "preprocessing")
+    max_episode_steps: Forwarded[int | None] = Forwarded("episode_state", "max_episode_steps")
+    movie_path: Forwarded[str | None] = Forwarded("recorder", "movie_path")
+    movie_id: Forwarded[int] = Forwarded("recorder", "movie_id")
+    viewer: Forwarded[ImageViewer | None] = Forwarded("observer", "viewer")
 
     def __init__(
         self,
@@ -81,76 +104,62 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         if retro_data.is_game_folder_path(game):
             game = os.path.abspath(os.path.expanduser(game))
         self.gamename = retro_data.game_name(game)
-        self._game_lookup = game  # a name, or a game folder's path (then only that folder is used)
         self.inttype = inttype
         self.players = players
-        self._obs_type = Observations(obs_type)
-        self._plan = None
-        self.preprocessing = Preprocessing.checked(
-            frame_skip, max_pool, obs_size, grayscale, image=self._obs_type is Observations.IMAGE,
-            sticky_prob=sticky_prob,
+        obs_type = Observations(obs_type)
+        preprocessing = Preprocessing.checked(
+            frame_skip, max_pool, obs_size, grayscale, image=obs_type is Observations.IMAGE, sticky_prob=sticky_prob,
         )
-        self.max_episode_steps = checked_step_limit(max_episode_steps)
-        self._elapsed_steps = 0
-        self._sticky_ready = False  # an action of this episode is held: the next step may keep it a frame
+        step_limit = checked_step_limit(max_episode_steps)
         self.use_restricted_actions = Actions(use_restricted_actions)
         self.render_mode = render_mode
-        self.img: np.ndarray | None = None
-        self.ram: np.ndarray | None = None
-        self.viewer = None
-        self.multi_rewards = False
-        self.initial_state: bytes | None = None
-        self.statename: str | None = None
-        self.movie = None
-        self.movie_id = 0
-        self.movie_path: str | None = None
-        self._state_path: str | None = None
         self._data: GameData | None = None
 
         rom_path = retro_data.get_original_romfile_path(game, inttype)
         self.metadata_json = game_metadata(game, inttype)
-        self.statename = self._default_state_name(state)
-        if self.statename:
-            self.load_state(self.statename, inttype)
+        # a name, or a game folder's path (then only that folder is used)
+        self.state_files = StateFiles(game, self.gamename, inttype, self.metadata_json, players)
+        statename = self.state_files.name_of(state)
+        initial_state, state_path = None, None
+        if statename:
+            statename, initial_state, state_path = self.state_files.read(statename, inttype)
 
         self.system = system_for_path(rom_path).name
-        self.em = Emulator(rom_path, core=core)
+        em = self.em = Emulator(rom_path, core=core)
         try:
-            if self.initial_state:
-                self.em.check_state(self.initial_state, source=self._state_path)  # at make, naming the file
-            self.em.step()  # stable-retro runs one frame after configure_data
+            if initial_state:
+                em.check_state(initial_state, source=state_path)  # at make, naming the file
+            em.step()  # stable-retro runs one frame after configure_data
             self.evaluator = self._load_game_data(game, inttype, info, scenario)
-            self._plan = (
-                self.preprocessing.plan(self.em, self.evaluator.scenario.crop(0))
-                if self._obs_type is Observations.IMAGE else None
-            )
+            plan = (preprocessing.plan(em, self.evaluator.scenario.crop(0))
+                    if obs_type is Observations.IMAGE else None)
         except BaseException:
-            self.em.close()
+            em.close()
             raise
-        self.buttons = list(self.em.system.buttons)
+        self.episode_state = EpisodeState(em, self.evaluator, players, obs_type, preprocessing, plan, step_limit,
+                                          initial_state, statename)
+        self.observer = Observer(self.episode_state)
+        self.recorder = MovieRecorder(self.episode_state, self.gamename)
+        self.buttons = list(em.system.buttons)
         self.num_buttons = len(self.buttons)
         self.button_combos = self.evaluator.actions.valid_actions()
         self.action_space = self._action_space()
         # One player's MultiBinary flags go to C as they are (ALL) or through FILTERED's table.
-        self._flag_shape = (self.num_buttons,)
         mode = self.use_restricted_actions
-        self._flag_table = (
+        flag_table = (
             None if players != 1 or mode not in (Actions.FILTERED, Actions.ALL)
             else self.evaluator.actions.filter_pointer if mode is Actions.FILTERED else mask_table(None)
         )
-        if self._obs_type is Observations.RAM:
+        if obs_type is Observations.RAM:
             shape = self.get_ram().shape
         else:
-            shape = self._observe(pool=False).shape
-            self.img = None
-        self._frames_loop = (self.preprocessing.frame_skip > 1 or self._plan is not None
-                             or self.preprocessing.sticky_prob > 0)
-        # the step in one C call (see _step_in_one_call) needs one player's flags and the whole screen
-        width, height = self.em.get_resolution()
-        whole = not self._frames_loop and shape[:2] == (height, width)
-        self._screen_shape = (height, width, 3) if whole and self._flag_table is not None else None
+            shape = self.observer.observe(pool=False).shape
+            self.episode_state.img = None
+        width, height = em.get_resolution()
+        self.stepper = Stepper(self.episode_state, self.observer, mode, partial(_np_random, weakref.ref(self)),
+                               flag_table, whole_screen=shape[:2] == (height, width))
         self.observation_space = gym.spaces.Box(low=0, high=255, shape=shape, dtype=np.uint8)
-        self.metadata = dict(self.metadata, render_fps=self.em.get_screen_rate())
+        self.metadata = dict(self.metadata, render_fps=em.get_screen_rate())
         self.spec = made_spec(self.gamename, dict(zip(_ARGUMENTS, self._ezpickle_args), **self._ezpickle_kwargs))
         if record is True:
             self.auto_record()
@@ -171,7 +180,8 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
 
     def _load_game_data(self, game: str, inttype: Any, info: str | None, scenario: str | None) -> Evaluator:
         sources = game_data_sources(game, inttype, info, scenario)
-        loaded = load_game_data(sources, self.em.system, lambda: self.em.memory)
+        em = self.em  # the evaluator holds the emulator, not the env
+        loaded = load_game_data(sources, em.system, lambda: em.memory)
         for message, category in loaded.warnings:
             warnings.warn(message, category, stacklevel=4)
         check_script_functions_defined(loaded.data.scenario, loaded.data.lua, sources.scenario_path or Path(game))
@@ -189,78 +199,37 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        if self.initial_state:
-            self.em.set_state(self.initial_state)
+        em, state, recorder = self.em, self.episode_state, self.recorder
+        if state.initial_state:
+            em.set_state(state.initial_state)
         for player in range(self.players):
-            self.em.set_button_mask(0, player)
+            em.set_button_mask(0, player)
         # A power-on movie must start from the state before the reset frame, which it replays as line 0.
-        power_on_start = self.em.get_state() if self.movie_path is not None and not self.initial_state else None
-        self.em.step()
-        if self.movie_path is not None:
-            self._start_episode_movie()
+        power_on_start = em.get_state() if recorder.movie_path is not None and not state.initial_state else None
+        em.step()
+        if recorder.movie_path is not None:
+            recorder.start_episode_movie()
             if power_on_start is not None:
-                self.movie.set_state(power_on_start)
-        if self.movie is not None:
-            self.movie.step()
-        return self._start_episode()
-
-    def _start_episode(self) -> tuple[np.ndarray, dict]:
-        """The reset after its frame ran: the first evaluation of an episode and its observation."""
-        self.evaluator.reset()
-        self.evaluator.update_ram()
-        self._elapsed_steps = 0
-        self._sticky_ready = False
+                assert state.movie is not None  # just started
+                state.movie.set_state(power_on_start)
+        if state.movie is not None:
+            state.movie.step()
+        obs, info = self.stepper.start_episode()
         if self.render_mode == "human":
             self.render()
-        return self._observe(pool=False), {}
+        return obs, info
 
     def step(self, action) -> tuple[np.ndarray, Any, bool, bool, dict]:
-        obs = self._step_in_one_call(action) if self._screen_shape is not None else None
-        if obs is not None:
-            data = self.evaluator
-            reward, done, info = data.current_reward(), data.done, data.info_after_update()
-        elif self._frames_loop:
-            obs, reward, done, info = self._step_frames(action, None)
-        else:
-            self._act(action)
-            obs = self._update_obs()
-            reward, done, info = self._step_result()
+        stepper = self.stepper
+        obs, reward, done, info = stepper.step(action)
         if self.render_mode == "human":
             self.render()
-        return obs, reward, bool(done), self._time_is_up(), info
+        return obs, reward, bool(done), stepper.time_is_up(), info
 
     def step_into(self, action, out: np.ndarray) -> tuple[Any, bool, bool, dict]:
         """``step()`` writing the observation into ``out`` (for vector envs): no new array."""
-        if self._frames_loop:
-            _, reward, done, info = self._step_frames(action, out)
-            return reward, bool(done), self._time_is_up(), info
-        self._act(action)
-        if self._obs_type is Observations.IMAGE and self._plain_screen:
-            self.img = self.em.get_screen(out)
-        else:
-            out[...] = self._update_obs()
-        reward, done, info = self._step_result()
-        return reward, bool(done), self._time_is_up(), info
-
-    def _time_is_up(self) -> bool:
-        """Counts the step; whether it is the episode's ``max_episode_steps``-th (Gymnasium's TimeLimit)."""
-        self._elapsed_steps += 1
-        return self.max_episode_steps is not None and self._elapsed_steps >= self.max_episode_steps
-
-    def _step_in_one_call(self, action) -> np.ndarray | None:
-        """The common step (one player's 1-byte MultiBinary flags, the whole screen observed, no movie)
-        pressed, run and observed in one call into C, then evaluated; None where it does not apply."""
-        if self.img is None or not self._flags_for_c(action):
-            return None
-        shape = self._screen_shape
-        assert shape is not None  # step() calls this only then
-        obs = np.empty(shape, dtype=np.uint8)
-        result = self.em.step_pressed(action, self._flag_table, obs)
-        if result < 0:
-            return None  # a flag other than 0 or 1, nothing run: the decoder names the problem
-        self.img = obs if result == 0 else self.get_screen(0, apply_rotation=True)
-        self.evaluator.update_ram()
-        return self.img
+        reward, done, info = self.stepper.step_into(action, out)
+        return reward, bool(done), self.stepper.time_is_up(), info
 
     def step_masks(self, masks: list[int]) -> tuple[Any, bool]:
         """A step from per-player button masks, with no observation or info built.
@@ -268,69 +237,40 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         For replays that only need rewards and done: the emulation and the evaluation are the
         same as ``step()``'s; ``get_screen()`` and ``compute_step()`` still work afterwards.
         """
-        if self.img is None and self.ram is None:
-            raise RuntimeError("Please call env.reset() before env.step()")
-        self._hold(masks)
-        self.em.step()
-        self.evaluator.update_ram()
-        return self._reward(), self.evaluator.is_done()
-
-    def _act(self, action) -> None:
-        self._frame(self._press(action))
-
-    def _flags_for_c(self, action) -> bool:
-        """Whether the action goes to C as it is: one player's 1-byte MultiBinary flags, and no movie
-        that needs the decoded masks (C checks that each flag is 0 or 1)."""
-        return (
-            self._flag_table is not None and self.movie is None and type(action) is np.ndarray
-            and action.shape == self._flag_shape and action.dtype.itemsize == 1 and action.dtype.kind in "biu"
-            and action.flags.c_contiguous
-        )
-
-    def _press(self, action) -> list[int] | None:
-        """Holds the action's buttons; its per-player masks, or None from the fast path (no movie to tell)."""
-        if self.img is None and self.ram is None:
-            raise RuntimeError("Please call env.reset() before env.step()")
-        if self._flags_for_c(action) and self.em.press(action, self._flag_table):
-            return None
-        masks = self.evaluator.actions.decode(action, self.use_restricted_actions, self.players)
-        self._hold(masks)
-        return masks
-
-    def _hold(self, masks: list[int]) -> None:
-        """Holds each player's button mask."""
-        for player, mask in enumerate(masks):
-            self.em.set_button_mask(mask, player)
-
-    def _held(self) -> list[int]:
-        """Each player's buttons held now."""
-        return [self.em.get_button_mask(player) for player in range(self.players)]
-
-    def _frame(self, masks: list[int] | None) -> None:
-        """One frame with the buttons held, recorded if a movie is, and its evaluation."""
-        if self.movie is not None and masks is not None:
-            for player, mask in enumerate(masks):
-                for i in range(self.num_buttons):
-                    self.movie.set_key(i, bool((mask >> i) & 1), player)
-            self.movie.step()
-        self.em.step()
-        self.evaluator.update_ram()
-
-    def _step_result(self) -> tuple[Any, bool, dict]:
-        """compute_step() straight after the step's evaluation, reusing the values it read."""
-        return self._result(self.evaluator.info_after_update())
+        return self.stepper.step_masks(masks)
 
     def compute_step(self) -> tuple[Any, bool, dict]:
-        return self._result(self.evaluator.lookup_all())
+        return self.stepper.reward(), self.evaluator.is_done(), self.evaluator.lookup_all()
 
-    def _result(self, info: dict) -> tuple[Any, bool, dict]:
-        return self._reward(), self.evaluator.is_done(), info
+    # ---- observations ----
 
-    def _reward(self) -> Any:
-        """The last frame's reward: a float, or one per player with ``multi_rewards``."""
-        if self.players > 1 and self.multi_rewards:
-            return [self.evaluator.current_reward(p) for p in range(self.players)]
-        return self.evaluator.current_reward()
+    def get_screen(self, player: int = 0, apply_rotation: bool = False) -> np.ndarray:
+        """The frame cropped by the player's crop (stable-retro's rules), optionally rotated."""
+        return self.observer.get_screen(player, apply_rotation)
+
+    def get_ram(self) -> np.ndarray:
+        """All RAM blocks in address order, raw bytes."""
+        return self.observer.get_ram()
+
+    def render(self):
+        return self.observer.render(self.render_mode, self.gamename)
+
+    # ---- states and movies ----
+
+    def load_state(self, statename: str, inttype: Any = None) -> None:
+        """Reads a state (name or path) into ``initial_state``; it applies at the next reset()."""
+        statename, initial_state, path = self.state_files.read(statename, inttype)
+        self.em.check_state(initial_state, source=path)
+        self.episode_state.initial_state, self.episode_state.statename = initial_state, statename
+
+    def record_movie(self, path: str) -> None:
+        self.recorder.record_movie(path)
+
+    def auto_record(self, path: str | None = None) -> None:
+        self.recorder.auto_record(path)
+
+    def stop_record(self) -> None:
+        self.recorder.stop_record()
 
     # ---- actions and values ----
 
@@ -348,11 +288,18 @@ class RetroEnv(FrameStepping, Observing, MovieRecording, StateLoading, gym.Env, 
         self.evaluator.set_value(name, value)
 
     def close(self) -> None:
-        if self.movie is not None:
-            self.movie.close()
-            self.movie = None
+        state = getattr(self, "episode_state", None)  # None: __init__ raised
+        if state is not None and state.movie is not None:
+            state.movie.close()
+            state.movie = None
         if getattr(self, "em", None) is not None:
             self.em.close()
-        if self.viewer is not None:
-            self.viewer.close()
-            self.viewer = None
+        if getattr(self, "observer", None) is not None:
+            self.observer.close()
+
+
+def _np_random(env: weakref.ref[RetroEnv]) -> np.random.Generator:
+    """The env's generator now (``reset(seed=...)`` replaces it), for its stepper (a weak reference: no cycle)."""
+    found = env()
+    assert found is not None  # it is stepping
+    return found.np_random

@@ -1,4 +1,5 @@
-"""Which save state a ``RetroEnv`` starts its episodes from (``state=``, ``load_state``)."""
+"""Which save state a ``RetroEnv`` starts its episodes from (``state=``, ``load_state``): the file found by name
+in the game's integration, read and checked."""
 
 from __future__ import annotations
 
@@ -11,44 +12,41 @@ from emucore.errors import StateNotFoundError, did_you_mean
 from emucore.integration import METADATA_FILE, STATE_SUFFIX, default_state_name, read_state_file
 
 
-class StateLoading:
-    """RetroEnv's state methods; the env has ``_game_lookup`` (a game name or folder), ``gamename``,
-    ``inttype``, ``metadata_json``, ``players`` and, once made, ``em``."""
+class StateFiles:
+    """The states of one game: ``game_lookup`` is a game name or a game folder's path (then only that folder is
+    searched), ``metadata_json`` its metadata.json (which names the default state)."""
 
-    _game_lookup: str
-    gamename: str
-    inttype: Any
-    metadata_json: Any
-    players: int
-    initial_state: bytes | None
-    statename: str | None
-    _state_path: str | None
-    em: Any
+    def __init__(self, game_lookup: str, gamename: str, inttype: Any, metadata_json: Any, players: int):
+        self.game_lookup = game_lookup
+        self.gamename = gamename
+        self.inttype = inttype
+        self.metadata_json = metadata_json
+        self.players = players
 
-    def _default_state_name(self, state: State | str | None) -> str | None:
+    def name_of(self, state: State | str | None) -> str | None:
+        """The name of the state ``make(state=...)`` means (None: power on)."""
         if state is None or state == State.NONE:
             return None
         if state == State.DEFAULT:
-            path = retro_data.get_file_path(self._game_lookup, METADATA_FILE, self.inttype) or METADATA_FILE
+            path = retro_data.get_file_path(self.game_lookup, METADATA_FILE, self.inttype) or METADATA_FILE
             return default_state_name(self.metadata_json, path, self.players)
         return str(state)
 
-    def load_state(self, statename: str, inttype: Any = None) -> None:
-        """Reads a state (name or path) into ``initial_state``; it applies at the next reset()."""
+    def read(self, statename: str, inttype: Any = None) -> tuple[str, bytes, str]:
+        """(name with ``.state``, the state's bytes, its path) of the state ``statename`` (a name or a path).
+
+        Raises:
+            StateNotFoundError: no such state; the message names where it looked and the closest names.
+        """
         inttype = self.inttype if inttype is None else retro_data.resolve(inttype)
         if not statename.endswith(STATE_SUFFIX):
             statename += STATE_SUFFIX
-        path = retro_data.get_file_path(self._game_lookup, statename, inttype)
+        path = retro_data.get_file_path(self.game_lookup, statename, inttype)
         if not path:
-            where = (self._game_lookup if retro_data.is_game_folder_path(self._game_lookup)
+            where = (self.game_lookup if retro_data.is_game_folder_path(self.game_lookup)
                      else f"the integration of {self.gamename} (inttype Integrations.{inttype.name or 0})")
             close = difflib.get_close_matches(statename[: -len(STATE_SUFFIX)],
-                                              retro_data.list_states(self._game_lookup, inttype), n=3)
+                                              retro_data.list_states(self.game_lookup, inttype), n=3)
             hint = f"; {did_you_mean(close)}" if close else ""
             raise StateNotFoundError(statename, f"not found in {where}{hint}")
-        state = read_state_file(path)
-        if getattr(self, "em", None) is not None:
-            self.em.check_state(state, source=path)
-        self.initial_state = state
-        self.statename = statename
-        self._state_path = path
+        return statename, read_state_file(path), path

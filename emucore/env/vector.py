@@ -38,7 +38,7 @@ from gymnasium.vector.utils import batch_space
 from emucore.env.make import make
 from emucore.env.step_queue import StepQueue, weak_method
 from emucore.env.vector_infos import check_batch, merge_infos
-from emucore.env.vector_native import BatchStepper
+from emucore.env.vector_native import BatchStepper, VectorParts
 from emucore.env.vector_threads import one_thread
 from emucore.libretro.native_batch import closed_error
 
@@ -94,7 +94,11 @@ class RetroVectorEnv(VectorEnv):
         self._received = np.arange(self.batch_size)
         self._all = np.arange(num_envs, dtype=np.int32)
         same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
-        self._native = BatchStepper(weakref.proxy(self), self._threads, same_step) if native else None
+        me = weakref.proxy(self)  # the batch step's threads do not keep the vector env alive
+        parts = VectorParts(self._envs, self._observations, self._rewards, self._terminations, self._truncations,
+                            self._autoreset, self._all, lambda index, action: me._step_env(index, action),
+                            lambda index, *result: me._after_step(index, *result))
+        self._native = BatchStepper(parts, self._threads, same_step) if native else None
         # stepping in C: the stepper's flags, changed under its lock
         self._native_flight = self._native.flying if self._native is not None else np.zeros(num_envs, np.bool_)
         self._stepping = threading.RLock()  # one thread at a time steps (step() holds it across step_async/wait)

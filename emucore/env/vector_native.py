@@ -19,7 +19,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,7 +30,26 @@ from emucore.errors import EmulatorClosedError
 from emucore.libretro import native_batch
 from emucore.libretro.native_batch import NativeBatch
 
+if TYPE_CHECKING:
+    from emucore.env.retro_env import RetroEnv
+
 NOT_SENT = -1  # a status C never writes: set before a send, so an env whose send never reached C is told apart
+
+
+@dataclass(eq=False)
+class VectorParts:
+    """What the batch step shares with its RetroVectorEnv: the envs, the rows of results that C and Python both
+    write (a row per env), and the vector env's Python step of one env."""
+
+    envs: list[RetroEnv]
+    observations: np.ndarray
+    rewards: np.ndarray
+    terminations: np.ndarray
+    truncations: np.ndarray
+    autoreset: np.ndarray  # the env's next step is a reset (NEXT_STEP)
+    everyone: np.ndarray  # every env's index in order: a batch given this very array is the whole batch
+    step_env: Callable[[int, Any], dict]  # (index, action) -> info: the env's step on Python's path
+    after_step: Callable[[int, Any, bool, bool, dict], dict]  # (index, reward, terminated, truncated, info) -> info
 
 
 @dataclass
@@ -43,14 +62,13 @@ class Receiving:
 
 
 class BatchStepper:
-    """The C batch step of ``vector``'s envs (a RetroVectorEnv: its ``_envs``, ``_observations``,
-    ``_rewards``, ``_terminations``, ``_truncations``, ``_autoreset`` and per-env Python step)."""
+    """The C batch step of a RetroVectorEnv's envs (its ``parts``)."""
 
-    def __init__(self, vector: Any, threads: int, same_step: bool):
-        self._vector = vector
+    def __init__(self, parts: VectorParts, threads: int, same_step: bool):
+        self._parts = parts
         self._threads = threads
         self._same_step = same_step
-        count = len(vector._envs)
+        count = len(parts.envs)
         self._lent: list[Lent | None] = [None] * count
         self._lent_count = 0
         self._tables = ActionTables()
@@ -82,7 +100,7 @@ class BatchStepper:
         """Lends the envs ``ids`` to C; False if one's step needs Python."""
         if self._lent_count == len(self._lent):
             return True
-        envs, autoreset = self._vector._envs, self._vector._autoreset
+        envs, autoreset = self._parts.envs, self._parts.autoreset
         batch = self._batch or self._make_batch()
         for index in ids.tolist():
             if self._lent[index] is None:
@@ -105,12 +123,12 @@ class BatchStepper:
         return np.array([lent is not None for lent in self._lent], dtype=np.bool_)
 
     def _make_batch(self) -> NativeBatch:
-        vector = self._vector
-        first = vector._envs[0]
+        parts = self._parts
+        first = parts.envs[0]
         self._action_columns = batch_slots.columns(first)
         num_values = len(first.evaluator.variables)
-        self._batch = NativeBatch(vector._observations, vector._rewards, vector._terminations,
-                                  vector._truncations, self._action_columns, num_values, self._threads)
+        self._batch = NativeBatch(parts.observations, parts.rewards, parts.terminations,
+                                  parts.truncations, self._action_columns, num_values, self._threads)
         return self._batch
 
     @property
@@ -134,7 +152,7 @@ class BatchStepper:
         if lent is None:
             return
         assert self._batch is not None  # lent through it
-        self._vector._autoreset[index] = batch_slots.give_back(self._vector._envs[index], self._batch, index, lent)
+        self._parts.autoreset[index] = batch_slots.give_back(self._parts.envs[index], self._batch, index, lent)
         self._lent[index] = None
         self._lent_count -= 1
 
@@ -160,7 +178,7 @@ class BatchStepper:
             for index in ids[used_up].tolist():
                 lent = self._lent[index]
                 assert lent is not None
-                batch_slots.draw(self._vector._envs[index], batch, index, lent)
+                batch_slots.draw(self._parts.envs[index], batch, index, lent)
         flying = slice(None) if whole else ids
         batch.status[flying] = NOT_SENT
         self.flying[flying] = True
@@ -259,9 +277,9 @@ class BatchStepper:
     def _finish(self, task: tuple[int, int, Lent | None]) -> dict:
         """Env ``index``'s step from where C left it (``status``), on its Python path; it is handed back."""
         index, status, lent = task
-        batch, vector = self._batch, self._vector
+        batch, parts = self._batch, self._parts
         assert batch is not None and lent is not None  # C stepped it
-        env = vector._envs[index]
+        env = parts.envs[index]
         slot = batch.slots[index]
         final = bool(batch.final[index])
         env.em.session.check()  # what a callback raised
@@ -271,18 +289,18 @@ class BatchStepper:
             run = slot.run
             sums = lent.compiled.reward_sums(run.evaluated, env.evaluator.rewards, 1) if run.evaluated else None
             switch = [int(slot.switch_masks[0])] if slot.stuck and run.ran <= 1 else None
-            _, reward, done, info = env._frames_after((run.ran, run.evaluated, sums), None, None, switch,
-                                                      vector._observations[index])
-            return vector._after_step(index, reward, bool(done), env._time_is_up(), info)
+            _, reward, done, info = env.stepper.frames_after((run.ran, run.evaluated, sums), None, None, switch,
+                                                             parts.observations[index])
+            return parts.after_step(index, reward, bool(done), env.stepper.time_is_up(), info)
         if status in (native_batch.RESET, native_batch.RESET_RAN) and (final or status == native_batch.RESET_RAN):
-            obs, info = env.reset() if status == native_batch.RESET else env._start_episode()
-            vector._observations[index] = obs
-            vector._autoreset[index] = False
+            obs, info = env.reset() if status == native_batch.RESET else env.stepper.start_episode()
+            parts.observations[index] = obs
+            parts.autoreset[index] = False
             if not final:
                 return info
             final_info = self._info_row(batch.final_values[index])
             return {**info, "final_obs": batch.final_observations[index].copy(), "final_info": final_info}
-        return vector._step_env(index, batch.actions[index].copy())  # the action refused, or closed: it says why
+        return parts.step_env(index, batch.actions[index].copy())  # the action refused, or closed: it says why
 
     # ---- infos ----
 
@@ -310,7 +328,7 @@ class BatchStepper:
         without a reset, else ``merge`` of their infos (``python``: those Python finished)."""
         batch = self._batch
         assert batch is not None
-        whole = ids is self._vector._all  # every env, in order (step()): no rows to pick
+        whole = ids is self._parts.everyone  # every env, in order (step()): no rows to pick
         if python or (batch.final if whole else batch.final[ids]).any():
             return merge(self.infos(ids, python))
         present = batch.has_info if whole else batch.has_info[ids]

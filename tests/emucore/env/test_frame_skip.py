@@ -175,12 +175,12 @@ def test_the_plain_c_forms_give_the_same_observations():
         for _ in range(30):
             env.em.set_button_mask(int(rng.integers(0, 1 << 12)))
             env.em.step()
-            env._plan.hold()
+            env.episode_state.plan.hold()
             env.em.step()
-            wide = env._plan.build(np.empty_like(plain), True)
+            wide = env.episode_state.plan.build(np.empty_like(plain), True)
             was = lib.emu_obs_vector_paths(0)
             try:
-                env._plan.build(plain, True)
+                env.episode_state.plan.build(plain, True)
             finally:
                 lib.emu_obs_vector_paths(was)
             assert np.array_equal(wide, plain)

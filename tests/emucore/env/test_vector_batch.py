@@ -73,7 +73,7 @@ def test_genesis_with_frame_skip_gray_sticky_frames_and_a_time_limit(tmp_path, m
         for mine, theirs in zip(native.envs, python.envs):  # handed back, each env is the Python one exactly
             assert mine.evaluator.frame == theirs.evaluator.frame
             assert mine.evaluator.total_reward() == theirs.evaluator.total_reward()
-            assert mine._elapsed_steps == theirs._elapsed_steps
+            assert mine.episode_state.elapsed_steps == theirs.episode_state.elapsed_steps
             assert mine.np_random.random() == theirs.np_random.random()
     finally:
         native.close()
