@@ -37,7 +37,7 @@ from gymnasium.vector.utils import batch_space
 
 from emucore.env.make import make
 from emucore.env.step_queue import StepQueue, weak_method
-from emucore.env.vector_infos import check_batch, merge_infos
+from emucore.env.vector_infos import Rows, as_dicts, batched_infos, check_batch
 from emucore.env.vector_native import BatchStepper, VectorParts
 from emucore.env.vector_threads import one_thread
 from emucore.libretro.native_batch import closed_error
@@ -139,8 +139,8 @@ class RetroVectorEnv(VectorEnv):
             infos[index] = result
         return infos
 
-    def _merge(self, infos: list[dict]) -> dict:
-        return merge_infos(infos, self.num_envs, self._add_info)
+    def _merge(self, rows: Rows) -> dict:
+        return batched_infos(rows, self.num_envs, self._add_info)
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | list[dict | None] | None = None):
         obs, infos = self.reset_each(seed=seed, options=options)
@@ -193,14 +193,11 @@ class RetroVectorEnv(VectorEnv):
         if self._sync_native:
             assert self._native is not None  # _sync_native: it sent
             _, python = self._native.receive(self.num_envs)
-            infos = self._native.batched_info(self._all, python, self._merge) if batched \
-                else self._native.infos(self._all, python)
+            rows = self._native.rows(self._all, python)
         else:
-            infos = self._collect()
-            if batched:
-                infos = self._merge(infos)
+            rows = self._collect()
         self._waiting = False
-        return self._results(infos)
+        return self._results(self._merge(rows) if batched else as_dicts(rows))
 
     def _results(self, infos: Any) -> Any:
         return (
@@ -267,8 +264,8 @@ class RetroVectorEnv(VectorEnv):
             assert self._native is not None
             native_ids, finished = self._native.receive(native)
             ids = np.concatenate([ids, native_ids])
-            batch = self._merge(python_infos + self._native.infos(native_ids, finished)) if python_infos \
-                else self._native.batched_info(native_ids, finished, self._merge)
+            rows = self._native.rows(native_ids, finished)
+            batch = self._merge(python_infos + as_dicts(rows) if python_infos else rows)
         else:
             batch = self._merge(python_infos)
         self._received = ids

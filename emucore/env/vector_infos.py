@@ -1,31 +1,74 @@
-"""RetroVectorEnv's batched infos (Gymnasium's dict of arrays with ``_key`` masks) and its action-batch check."""
+"""RetroVectorEnv's infos and its action-batch check.
+
+A step's infos are rows, one per env: dicts (each env's own info, as the single env gives it), or
+:class:`InfoColumns` (the variables C read for each env, one array). :func:`batched_infos` is the one builder
+of Gymnasium's batched dict (an array per key plus a ``_key`` mask of who has it) from rows; the list form
+(``step_wait_each``, ``reset_each``, which emucore.sb3 adapts) is the rows as dicts, :func:`as_dicts`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 
-def merge_infos(infos: list[dict], num_envs: int, add_info: Callable[[dict, dict, int], dict]) -> dict:
-    """Gymnasium's batched info of ``infos`` (a row each): an array per key plus a ``_key`` mask of who has it;
-    ``add_info`` is the vector env's ``_add_info`` (arrays of ``num_envs`` rows)."""
-    keys = infos[0].keys()
-    if all(info.keys() == keys for info in infos) and all(
-        type(value) is int for info in infos for value in info.values()
+@dataclass(frozen=True)
+class InfoColumns:
+    """Rows of infos as C leaves them: ``columns[k]`` holds variable ``names[k]`` of every row, and only the rows
+    ``present`` have an info (the others' is empty)."""
+
+    names: Sequence[str]
+    columns: np.ndarray  # (len(names), rows)
+    present: np.ndarray  # (rows,) bool
+
+    def dicts(self) -> list[dict]:
+        """Each row's info as the single env gives it (Python ints, in the info's order)."""
+        names = self.names
+        return [dict(zip(names, row)) if present else {}
+                for row, present in zip(self.columns.T.tolist(), self.present.tolist())]
+
+
+Rows = Sequence[dict] | InfoColumns
+
+
+def as_dicts(rows: Rows) -> list[dict]:
+    """The rows as a list of each env's info (the list form)."""
+    return rows.dicts() if isinstance(rows, InfoColumns) else list(rows)
+
+
+def batched_infos(rows: Rows, num_envs: int, add_info: Callable[[dict, dict, int], dict]) -> dict:
+    """Gymnasium's batched info of ``rows``: an array per key plus a ``_key`` mask of who has it; ``add_info``
+    is the vector env's ``_add_info`` (arrays of ``num_envs`` rows, for rows of mixed keys or types)."""
+    if isinstance(rows, InfoColumns):
+        present, columns = rows.present, rows.columns
+        if not present.any():
+            return {}
+        everyone = bool(present.all())
+        if not everyone:
+            columns = columns * present
+        merged: dict[str, np.ndarray] = {}
+        for name, column in zip(rows.names, columns):
+            merged[name] = column
+            merged[f"_{name}"] = np.ones(len(present), dtype=np.bool_) if everyone else present.astype(np.bool_)
+        return merged
+    keys = rows[0].keys() if rows else {}.keys()
+    if all(info.keys() == keys for info in rows) and all(
+        type(value) is int for info in rows for value in info.values()
     ):  # the usual case, built in one go
-        merged: dict = {}
-        present = np.ones(len(infos), dtype=np.bool_)
+        merged = {}
+        mask = np.ones(len(rows), dtype=np.bool_)
         for key in keys:
-            merged[key] = np.array([info[key] for info in infos])
-            merged[f"_{key}"] = present.copy()
+            merged[key] = np.array([info[key] for info in rows])
+            merged[f"_{key}"] = mask.copy()
         return merged
     merged = {}
-    for index, info in enumerate(infos):
+    for index, info in enumerate(rows):
         if info:
             merged = add_info(merged, info, index)
-    return merged if len(infos) == num_envs else _rows(merged, np.arange(len(infos)))
+    return merged if len(rows) == num_envs else _rows(merged, np.arange(len(rows)))
 
 
 def _rows(merged: dict, ids: np.ndarray) -> dict:

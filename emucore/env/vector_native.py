@@ -26,6 +26,7 @@ import numpy as np
 from emucore.env import batch_slots
 from emucore.env.batch_slots import ActionTables, Lent
 from emucore.env.step_queue import StepQueue, weak_method
+from emucore.env.vector_infos import InfoColumns, Rows
 from emucore.errors import EmulatorClosedError
 from emucore.libretro import native_batch
 from emucore.libretro.native_batch import NativeBatch
@@ -307,46 +308,26 @@ class BatchStepper:
     def _info_row(self, values: np.ndarray) -> dict:
         return dict(zip(self._names or [], values[self._positions].tolist()))
 
-    def infos(self, ids: np.ndarray, python: dict[int, dict]) -> list[dict]:
-        """The info of each env ``ids``, a dict each (for adapters whose infos are a list)."""
-        batch = self._batch
-        assert batch is not None
-        names = self._names or []
-        picked = batch.values[ids][:, self._positions].tolist()
-        has = batch.has_info[ids].tolist()
-        infos = [python[index] if index in python else dict(zip(names, row)) if present else {}
-                 for index, row, present in zip(ids.tolist(), picked, has)]
-        for row in np.flatnonzero(batch.final[ids]).tolist():  # reset in C in the step that ended them
-            index = int(ids[row])
-            if index not in python:
-                infos[row] = {"final_obs": batch.final_observations[index].copy(),
-                              "final_info": self._info_row(batch.final_values[index])}
-        return infos
-
-    def batched_info(self, ids: np.ndarray, python: dict[int, dict], merge: Callable[[list[dict]], dict]) -> dict:
-        """Gymnasium's batched info of the envs ``ids``: from the variables' array where every env finished in C
-        without a reset, else ``merge`` of their infos (``python``: those Python finished)."""
+    def rows(self, ids: np.ndarray, python: dict[int, dict]) -> Rows:
+        """The infos of the envs ``ids`` (``python``: those Python finished, by env): the variables' array as it is
+        where every env finished in C without a reset (no Python object per env), else a dict each."""
         batch = self._batch
         assert batch is not None
         whole = ids is self._parts.everyone  # every env, in order (step()): no rows to pick
-        if python or (batch.final if whole else batch.final[ids]).any():
-            return merge(self.infos(ids, python))
+        finals = batch.final if whole else batch.final[ids]
         present = batch.has_info if whole else batch.has_info[ids]
-        everyone = present.all()
-        if not everyone and not present.any():
-            return {}
-        # one array of the variables (a row each) and one of their masks: the info's arrays are their rows
-        columns = (batch.values if whole else batch.values[ids]).T[self._positions]
-        if everyone:
-            masks = np.ones(columns.shape, dtype=np.bool_)
-        else:
-            columns *= present
-            masks = np.broadcast_to(present.astype(np.bool_), columns.shape).copy()
-        merged: dict[str, np.ndarray] = {}
-        for row, (name, mask_name) in enumerate(self._keys):
-            merged[name] = columns[row]
-            merged[mask_name] = masks[row]
-        return merged
+        columns = InfoColumns(self._names or [], (batch.values if whole else batch.values[ids]).T[self._positions],
+                              present.astype(np.bool_))
+        if not python and not finals.any():
+            return columns
+        infos = columns.dicts()
+        for row, index in enumerate(ids.tolist()):
+            if index in python:
+                infos[row] = python[index]
+            elif finals[row]:  # reset in C in the step that ended it
+                infos[row] = {"final_obs": batch.final_observations[index].copy(),
+                              "final_info": self._info_row(batch.final_values[index])}
+        return infos
 
     def close(self) -> None:
         """Stops the pool (a thread waiting in ``receive`` gets EmulatorClosedError) once no env is stepping in C,
