@@ -17,14 +17,15 @@ from emucore.errors import UnmappedAddressError
 from emucore.host.emulator import PLAYERS
 from emucore.host.memory import AddressSpace
 from emucore.integration.datafile import VariableLike
+from emucore.libretro import CoreSession
+from emucore.libretro.observations import ObservationPlan
 from emucore.scenario.actions import ActionGroups
 from emucore.scenario.compiled import CompiledScenario, CompiledValues, compile_scenario
 from emucore.scenario.custom_variables import CustomVariables
 from emucore.scenario.custom_variables import as_int as _as_int
 from emucore.scenario.explain import DoneReason, explain
-from emucore.scenario.info_order import StringTable, info_order
+from emucore.scenario.info_order import InfoOrder
 from emucore.scenario.model import DoneNode, RewardSpec, Scenario, ScenarioError, Term
-from emucore.scenario.native_frames import NativeFrames
 from emucore.scenario.reload import reload_evaluator
 
 
@@ -32,7 +33,7 @@ def _read(memory: AddressSpace, variable: VariableLike) -> int:
     return memory.read(variable.address, variable.type, ALL_ONES if variable.mask is None else variable.mask)
 
 
-class Evaluator(NativeFrames):
+class Evaluator:
     """Variables, scenario and custom variables over one emulator's live memory.
 
     stable-retro's ``GameData`` API (``data["x"]``, ``set_variable``, its memory search, ...) is
@@ -67,7 +68,7 @@ class Evaluator(NativeFrames):
         self.done = False
         self.rewards = [0.0] * PLAYERS
         self.totals = [np.float32(0)] * PLAYERS
-        self._delta_names = sorted(self._names_measured_as("delta"))
+        self._delta_names = sorted(scenario.variable_names("delta"))
         # players whose reward spec is empty always get 0: skip evaluating them
         self._scored = [(p, spec) for p, spec in enumerate(scenario.rewards[:PLAYERS]) if not spec.empty]
         self._now: dict[str, int] = {}
@@ -97,13 +98,10 @@ class Evaluator(NativeFrames):
             self._now = self._compiled.snapshot()
             self._in_c = False
         if edited is None:
-            self._table = StringTable(sorted(self.variables))  # stable-retro's map, filled in sorted order
-            self._orders: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
-        else:  # stable-retro's set_variable erases, then inserts
-            self._table.erase(edited)
-            if edited in self.variables:
-                self._table.insert(edited)
-        ordered = {name: self.variables[name] for name in info_order(self._table)}
+            self._order = InfoOrder(self.variables)
+        else:
+            self._order.edited(edited, edited in self.variables)
+        ordered = {name: self.variables[name] for name in self._order.variables()}
         self._values = None
         self._variable_names = tuple(ordered)
         self._info_items = [
@@ -126,14 +124,6 @@ class Evaluator(NativeFrames):
         self.custom.clear()
         if self.lua is not None:
             self.lua.reload()
-
-    def _names_measured_as(self, measurement: str) -> set[str]:
-        names: set[str] = set()
-        for reward in self.scenario.rewards:
-            names.update(name for name, term in reward.variables.items() if term.measurement == measurement)
-        if self.scenario.done is not None:
-            names.update(name for _, name, term in self.scenario.done.tests() if term.measurement == measurement)
-        return names
 
     def update_ram(self) -> None:
         """One evaluation: snapshot, done, then each player's reward.
@@ -267,6 +257,67 @@ class Evaluator(NativeFrames):
             raise LuaError("the scenario names a script function but loads no script")
         return self.lua
 
+    # ---- frames evaluated in C (one env's frame loop, update_frames, and the vector env's batch step) ----
+
+    def update_frames(self, session: CoreSession, frames: int, hold: ObservationPlan | None,
+                      players: int = 1, switch: Sequence[int] | None = None
+                      ) -> tuple[int, int, list[float] | None] | None:
+        """Up to ``frames`` frames of the emulator whose ``session`` this memory is run and evaluated in
+        one call into C, as ``frames`` times ``Emulator.step()`` then ``update_ram()`` (the state after is
+        the same); ``hold`` holds the frame before the last (ObservationPlan.hold); ``switch``, the button
+        masks held from the second frame on (the first keeps those held now). The loop stops after a
+        done frame, and before evaluating a frame after which memory may have moved (or the core called
+        into Python): then that frame has run and ``update_ram()`` is for the caller to call.
+
+        Returns (frames run, of them evaluated, players 0 .. players - 1's rewards over the evaluated
+        frames summed as Python floats, or None if none was), or None, with nothing run, when the
+        scenario is not evaluated compiled now (the caller steps frame by frame).
+        """
+        compiled = self.native_program()
+        if compiled is None:
+            return None
+        try:
+            compiled.run_frames(session, frames, hold, switch=switch)
+        finally:  # the frames evaluated before an exception count, as they do frame by frame
+            ran, evaluated, done = compiled.ran()
+            self.native_ran(compiled, evaluated, done)
+        return ran, evaluated, compiled.reward_sums(evaluated, self.rewards, players) if evaluated else None
+
+    def native_program(self) -> CompiledScenario | None:
+        """The compiled program, bound to the memory now and holding the totals and the delta history, for
+        frames run and evaluated in C (then ``native_ran``); None when the scenario is not evaluated compiled now."""
+        compiled = self._compiled
+        if not (compiled is not None and self.compile and compiled.bind(self._memory())
+                and compiled.take_totals(self.totals)):
+            return None
+        if not self._in_c:
+            compiled.load(self._now if self._evaluated else {})
+            self._in_c = True
+        return compiled
+
+    def native_ran(self, compiled: CompiledScenario, evaluated: int, done: bool) -> None:
+        """Takes in ``evaluated`` frames that C evaluated with ``native_program()``'s program, the last ``done``."""
+        if evaluated:
+            compiled.give(self.rewards, self.totals)
+            self._evaluated = True
+            self.done = done
+            self._values = compiled.values
+            self.frame += evaluated
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the last ``update_ram`` ran the compiled program (else the Python evaluator)."""
+        return self._in_c
+
+    def _update_compiled(self, compiled: CompiledScenario) -> None:
+        if not self._in_c:
+            compiled.load(self._now if self._evaluated else {})
+            self._in_c = True
+        self._evaluated = True
+        self.done = compiled.run(self.rewards, self.totals)
+        self._values = compiled.values
+        self.frame += 1
+
     # ---- stable-retro's evaluation methods ----
 
     def current_reward(self, player: int = 0) -> float:
@@ -332,16 +383,7 @@ class Evaluator(NativeFrames):
         as stable-retro's info (:mod:`emucore.scenario.info_order`): as it is unless some are unmapped or custom."""
         if not self.custom and len(info) == len(self._info_items):
             return info
-        custom = self.custom.names()
-        key = (tuple(info), tuple(custom))
-        order = self._orders.get(key)
-        if order is None:
-            if len(self._orders) > 64:
-                self._orders.clear()
-            order = self._orders[key] = info_order([name for name in self._table if name in info], custom)
-        for name, value in self.custom.items():
-            info[name] = _as_int(value)
-        return {name: info[name] for name in order}
+        return self._order.ordered(info, {name: _as_int(self.custom[name]) for name in self.custom.names()})
 
     # ---- what Lua scripts see (emucore.lua.DataAccess) ----
 

@@ -163,3 +163,35 @@ def info_order(variables: Iterable[str], custom: Iterable[str] = ()) -> list[str
     for name in custom:
         table.insert(name)
     return list(table)
+
+
+class InfoOrder:
+    """The order of one evaluator's info dict as its variables are edited: stable-retro's map of the variables
+    (filled in sorted order; ``set_variable`` erases, then inserts) and the orders met with custom or unmapped
+    variables (cached)."""
+
+    def __init__(self, variables: Iterable[str]):
+        self._table = StringTable(sorted(variables))
+        self._orders: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+
+    def edited(self, name: str, present: bool) -> None:
+        """Variable ``name`` was set (``present``) or removed."""
+        self._table.erase(name)
+        if present:
+            self._table.insert(name)
+
+    def variables(self) -> list[str]:
+        """Every variable, in the info's order."""
+        return info_order(self._table)
+
+    def ordered(self, info: dict[str, int], custom: dict[str, int]) -> dict[str, int]:
+        """``info`` (mapped variables, in the order of :meth:`variables`) with the ``custom`` values, in the info's
+        order."""
+        key = (tuple(info), tuple(custom))
+        order = self._orders.get(key)
+        if order is None:
+            if len(self._orders) > 64:
+                self._orders.clear()
+            order = self._orders[key] = info_order([name for name in self._table if name in info], custom)
+        info.update(custom)
+        return {name: info[name] for name in order}

@@ -203,11 +203,14 @@ class Scenario:
     def crop(self, player: int = 0) -> tuple[int, int, int, int]:
         return self.crops[player] if player < len(self.crops) else self.crops[0]
 
-    def variable_names(self) -> set[str]:
-        """Every variable a reward term or done test refers to."""
+    def variable_names(self, measurement: str | None = None) -> set[str]:
+        """Every variable a reward term or done test refers to (only those measured so, given ``measurement``:
+        ``"absolute"`` or ``"delta"``)."""
         names: set[str] = set()
         for reward in self.rewards:
-            names.update(reward.variables)
+            names.update(name for name, term in reward.variables.items()
+                         if measurement is None or term.measurement == measurement)
         if self.done is not None:
-            names.update(name for _, name, _ in self.done.tests())
+            names.update(name for _, name, term in self.done.tests()
+                         if measurement is None or term.measurement == measurement)
         return names
