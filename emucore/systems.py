@@ -2,7 +2,10 @@
 
 ``cores/systems/<System>.json`` describes a console (ROM extensions, the pad's buttons in
 libretro joypad-id order, default keyboard bindings, RAM base, memory-search types, the
-byte-order overlay, action groups, candidate cores in order of preference).
+byte-order overlay, action groups, candidate cores in order of preference) and everything else
+emucore knows of it: the word size, which addresses are RAM, the ROM file's structure check and
+the header bytes rom.sha skips, and how movies name it (BizHawk's platform code, its key names).
+A new system is its descriptor and its core library's.
 ``cores/libraries/<lib>.json`` describes one core library (who ships it, option answers
 needed for parity with stable-retro, its screen geometry quirks).
 The fields shared with stable-retro's ``cores/*.json`` keep its names and meaning.
@@ -39,6 +42,15 @@ class System:
     memory: str
     name_token: str
     byte_order: str = ""  # "little" or "big": how the CPU keeps multi-byte numbers ("" unknown)
+    word_bits: int | None = None  # the CPU's word size: 8, 16 or 32 (None unknown)
+    ram_ranges: tuple[tuple[int, int], ...] = ()  # [start, end) of the data.json addresses that are RAM
+    rom_format: str | None = None  # the structure check of a ROM file (emucore.host.rom.ROM_CHECKS), None: none
+    rom_min_bytes: int = 0  # the smallest ROM file ("minimum" check)
+    rom_header_bytes: int = 0  # bytes before the ROM image that rom.sha does not cover (the iNES header)
+    bizhawk_platform: str | None = None  # BizHawk's code in a movie header (GEN, NES, ...), read as this system
+    movie_platform: str = ""  # what a movie written here names as its platform ("": the token, as stable-retro)
+    console_switches: bool = False  # a movie's console switches (Reset, Select, Pause) are pad buttons here
+    movie_key_names: dict[str, str] = field(default_factory=dict)  # a button char -> its name in a movie's key line
 
     @property
     def rom_extension(self) -> str:
@@ -152,6 +164,15 @@ def _systems(root: str) -> dict[str, System]:
             memory=d.get("memory", ""),
             name_token=d.get("name_token", d["system"]),
             byte_order=_byte_order(d, path),
+            word_bits=d.get("word_bits"),
+            ram_ranges=tuple((int(start, 0), int(end, 0)) for start, end in d.get("ram_ranges", ())),
+            rom_format=d.get("rom_format"),
+            rom_min_bytes=int(d.get("rom_min_bytes", 0)),
+            rom_header_bytes=int(d.get("rom_header_bytes", 0)),
+            bizhawk_platform=d.get("bizhawk_platform"),
+            movie_platform=d.get("movie_platform", d["system"]),
+            console_switches=bool(d.get("console_switches", False)),
+            movie_key_names=dict(d.get("movie_key_names", {})),
         )
     return found
 

@@ -13,11 +13,11 @@ from emucore.data.lookup import get_file_path, get_romfile_path
 from emucore.data.systeminfo import get_romfile_system, rom_extension_for_game
 from emucore.fileio import open_regular
 from emucore.integration import SHA_FILE, IntegrationError, read_rom_sha
+from emucore.systems import get_system, systems
 
 #: The largest ROM hashed or imported (32 MiB, stable-retro's limit).
 MAX_ROM_BYTES = 0x2000000
-INES_MAGIC = b"NES\x1a"
-INES_HEADER_BYTES = 16
+INES_MAGIC = b"NES\x1a"  # how an NES ROM's file starts (its header's size is the Nes descriptor's rom_header_bytes)
 
 
 SMD_HEADER_BYTES = 512
@@ -59,11 +59,12 @@ def groom_rom(filename: str | os.PathLike[str], data: bytes | BinaryIO) -> tuple
         ValueError: ``"ROM is too big"`` for content over 32 MiB (not for ``.nes``, as stable-retro).
     """
     name = os.fspath(filename).lower()
+    header = _header_bytes(name)
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        data = data.read() if name.endswith(".nes") else data.read(MAX_ROM_BYTES + 1)
+        data = data.read() if header else data.read(MAX_ROM_BYTES + 1)
     data = bytes(data)
-    if name.endswith(".nes"):
-        return data, hashlib.sha1(data[INES_HEADER_BYTES:]).hexdigest()
+    if header:
+        return data, hashlib.sha1(data[header:]).hexdigest()
     if name.endswith(".smd"):
         data = parse_smd(data[:SMD_HEADER_BYTES], data[SMD_HEADER_BYTES:])
     if len(data) > MAX_ROM_BYTES:
@@ -78,12 +79,24 @@ def candidate_hashes(filename: str, data: bytes) -> list[str]:
     is not named ``.nes`` (a ``.bin`` in an archive, say), the header-less hash before the
     whole-file one.
     """
-    if filename.lower().endswith(".nes"):
-        return [hashlib.sha1(data[INES_HEADER_BYTES:]).hexdigest()]
+    header = _header_bytes(filename.lower())
+    if header:
+        return [hashlib.sha1(data[header:]).hexdigest()]
     whole = hashlib.sha1(data).hexdigest()
-    if data[:4] == INES_MAGIC and len(data) > INES_HEADER_BYTES:
-        return [hashlib.sha1(data[INES_HEADER_BYTES:]).hexdigest(), whole]
+    header = get_system("Nes").rom_header_bytes
+    if data[:4] == INES_MAGIC and len(data) > header:
+        return [hashlib.sha1(data[header:]).hexdigest(), whole]
     return [whole]
+
+
+def _header_bytes(filename: str) -> int:
+    """The bytes before the ROM image in a file named so: its system's ``rom_header_bytes`` (a ``.nes`` file's
+    iNES header), found by the file's extension as stable-retro does; 0 for other files."""
+    extension = os.path.splitext(filename)[1].lstrip(".")
+    for system in systems().values():
+        if extension in system.extensions:
+            return system.rom_header_bytes
+    return 0
 
 
 def _game_shas(folders: list[str]) -> dict[str, dict[str, list[str]]]:
@@ -143,8 +156,8 @@ def verify_hash(game: str, inttype: Integrations | int = Integrations.DEFAULT) -
     expected = read_rom_sha(sha_file)
     digest = hashlib.sha1()
     with open_regular(rom) as f:
-        if system == "Nes":
-            f.read(INES_HEADER_BYTES)
+        known = systems().get(system or "")
+        f.read(known.rom_header_bytes if known is not None else 0)
         for chunk in iter(lambda: f.read(1 << 20), b""):
             digest.update(chunk)
     return [] if digest.hexdigest() in expected else [(game, "sha mismatch")]

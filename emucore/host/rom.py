@@ -35,7 +35,8 @@ def _nes(data: bytes) -> str | None:
     return None
 
 
-def _genesis(data: bytes, what: str = "Mega Drive") -> str | None:
+def _sega(data: bytes, system: System) -> str | None:
+    what = system.title
     if len(data) < 0x200:
         return f"truncated: {len(data)} bytes is less than the 512-byte vector table and header"
     if b"SEGA" not in data[0x100:0x110]:
@@ -69,26 +70,19 @@ def _gba(data: bytes) -> str | None:
     return None
 
 
-def _minimum(size: int) -> Callable[[bytes], str | None]:
-    def check(data: bytes) -> str | None:
-        if len(data) < size:
-            return f"truncated: {len(data)} bytes, a ROM for this system has at least {size}"
-        return None
-
-    return check
+def _minimum(data: bytes, size: int) -> str | None:
+    if len(data) < size:
+        return f"truncated: {len(data)} bytes, a ROM for this system has at least {size}"
+    return None
 
 
-CHECKS: dict[str, Callable[[bytes], str | None]] = {
-    "Nes": _nes,
-    "Genesis": _genesis,
-    "GameBoy": _gameboy,
-    "GbColor": _gameboy,
-    "GbAdvance": _gba,
-    "Sms": _minimum(0x2000),
-    "GameGear": _minimum(0x2000),
-    "Snes": _minimum(0x8000),
-    "Atari2600": _minimum(0x800),
-    "32x": lambda data: _genesis(data, "32X"),  # a 32X cartridge is a Mega Drive one, header included
+#: The structure checks a system descriptor's ``rom_format`` names: (ROM bytes, system) -> the problem, or None.
+ROM_CHECKS: dict[str, Callable[[bytes, System], str | None]] = {
+    "ines": lambda data, system: _nes(data),
+    "sega": lambda data, system: _sega(data, system),  # a 32X cartridge is a Mega Drive one, header included
+    "gameboy": lambda data, system: _gameboy(data),
+    "gba": lambda data, system: _gba(data),
+    "minimum": lambda data, system: _minimum(data, system.rom_min_bytes),
 }
 
 
@@ -108,8 +102,8 @@ def read_rom(path: str | os.PathLike[str], system: System) -> bytes:
         data = read_regular(path, MAX_ROM_BYTES)
     except OSError as exc:
         raise RomError(path, f"cannot be read: {exc.strerror or exc}") from exc
-    check = CHECKS.get(system.name)
-    problem = check(data) if check else None
+    check = ROM_CHECKS.get(system.rom_format or "")
+    problem = check(data, system) if check else None
     if problem:
         raise RomError(path, f"{problem} ({system.title})")
     return data

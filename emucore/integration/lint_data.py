@@ -8,32 +8,7 @@ from typing import Any
 from emucore.datatypes import InvalidTypeError, is_well_formed, parse_type
 from emucore.integration.common import LintFinding
 from emucore.integration.datafile import DATA_FILE
-
-# Address blocks of each system under stable-retro's cores (IF §4.6), contiguous blocks merged:
-# [start, end). Systems not listed (N64, Saturn, FBNeo, SCD, NintendoDs) were not measured.
-MEMORY_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
-    "Genesis": ((0xFF0000, 0x1000000),),
-    "32x": ((0x0, 0x10000),),
-    # The cores report 64 KiB at 0xC000, but only 0xC000-0xDFFF is RAM; the rest reads zeros.
-    "Sms": ((0xC000, 0xE000),),
-    "GameGear": ((0xC000, 0xE000),),
-    # The 0x700000 cartridge SRAM block's size depends on the cartridge; it ends before 0x7E0000.
-    "Snes": ((0x0, 0x2000), (0x700000, 0x800000)),
-    "Nes": ((0x0, 0x800), (0x6000, 0x8000)),
-    "GameBoy": ((0x8000, 0xE000), (0xFE00, 0xFEA0), (0xFF80, 0x10000)),
-    "GbColor": ((0x8000, 0xE000), (0xFE00, 0xFEA0), (0xFF80, 0x10000)),
-    "GbAdvance": (
-        (0x02000000, 0x02040000),
-        (0x03000000, 0x03008000),
-        (0x04000000, 0x04000400),
-        (0x05000000, 0x05000400),
-        (0x06000000, 0x06018000),
-        (0x07000000, 0x07000400),
-        (0x0E000000, 0x0E020000),
-    ),
-    "Atari2600": ((0x80, 0x100),),
-    "PCEngine": ((0xF80000, 0xF88000),),
-}
+from emucore.systems import systems
 
 # stable-retro's verifier (stable_retro/testing/tools.py): mixed byte orders, and BCD wider than 4 bytes.
 _SUSPICIOUS = re.compile(r"([><=]{2}|=[><]|<[>=]|>[<=])[dinu][2-8]|[><=]{1,2}d[5-8]")
@@ -47,7 +22,9 @@ def _ranges_text(ranges: tuple[tuple[int, int], ...]) -> str:
 
 def address_problem(system: str | None, address: int, width: int) -> str | None:
     """Why ``width`` bytes at ``address`` are not in the system's memory, or None if they are (or unknown)."""
-    ranges = MEMORY_RANGES.get(system or "")
+    # the descriptor's blocks under stable-retro's cores (IF §4.6), contiguous ones merged; none: not measured
+    known = systems().get(system or "")
+    ranges = known.ram_ranges if known is not None else ()
     if not ranges:
         return None
     last = address + max(width, 1) - 1

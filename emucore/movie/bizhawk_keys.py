@@ -52,7 +52,7 @@ def _button_for_name(name: str, system: System, console: bool) -> int | None:
         return None
     for candidate in candidates:
         if candidate in buttons:
-            if console and system.name not in ("Atari2600", "Sms"):
+            if console and not system.console_switches:
                 return None  # console Reset/Power of other systems are not pad buttons
             return buttons.index(candidate)
     return None

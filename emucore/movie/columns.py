@@ -29,7 +29,6 @@ CHAR_NAMES: dict[str, str] = {
     "S": "Start", "s": "Select", "M": "Mode",
     "U": "Up", "D": "Down", "L": "Left", "R": "Right", "l": "L", "r": "R",
 }  # fmt: skip
-PLATFORM_CHAR_NAMES: dict[str, dict[str, str]] = {"Atari2600": {"B": "Button"}}
 
 #: A key-line name of a player's button: ``P<n> <name>``.
 PLAYER_NAME = re.compile(r"^P(\d+) (.+)$")
@@ -60,7 +59,7 @@ def columns_for(system: System | None) -> list[Column]:
     """The columns stable-retro writes for a system: buttons with a char, descending index (§3.3)."""
     if system is None:
         return []
-    names = PLATFORM_CHAR_NAMES.get(system.name, {})
+    names = system.movie_key_names  # a system's own names (Atari's B is Button)
     by_index: dict[int, str] = {}
     for char, index in char_table(system).items():
         by_index[index] = char

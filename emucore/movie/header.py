@@ -16,15 +16,6 @@ import numpy as np
 
 from emucore.systems import systems
 
-#: stable-retro writes these four BizHawk codes; any other system is written as its token.
-WRITE_PLATFORM: dict[str, str] = {"Genesis": "GEN", "Snes": "SNES", "Nes": "NES", "Atari2600": "A26"}
-#: Platform codes read as aliases of system tokens (BizHawk's, and stable-retro's four).
-PLATFORM_ALIASES: dict[str, str] = {
-    "GEN": "Genesis", "SNES": "Snes", "NES": "Nes", "A26": "Atari2600", "GB": "GameBoy", "GBC": "GbColor",
-    "GBA": "GbAdvance", "SMS": "Sms", "GG": "GameGear", "32X": "32x", "PCE": "PCEngine", "SAT": "Saturn",
-    "N64": "N64", "NDS": "NintendoDs",
-}  # fmt: skip
-
 _SHA1 = re.compile(r"^[0-9a-fA-F]{40}$")
 
 
@@ -40,9 +31,10 @@ def resolve_platform(platform: str | None) -> str | None:
     table = systems()
     if platform in table:
         return platform
-    alias = PLATFORM_ALIASES.get(platform) or PLATFORM_ALIASES.get(platform.upper())
-    if alias:
-        return alias
+    upper = platform.upper()
+    for system in table.values():  # a BizHawk code (the descriptors' bizhawk_platform)
+        if system.bizhawk_platform is not None and system.bizhawk_platform in (platform, upper):
+            return system.name
     for name in table:  # stable-retro tokens in another case ("32X" is already an alias)
         if name.lower() == platform.lower():
             return name
@@ -50,8 +42,10 @@ def resolve_platform(platform: str | None) -> str | None:
 
 
 def write_platform(system: str) -> str:
-    """The ``Platform`` value stable-retro writes for a system token."""
-    return WRITE_PLATFORM.get(system, system)
+    """The ``Platform`` value stable-retro writes for a system token (its descriptor's ``movie_platform``:
+    BizHawk's code for four systems, the token for the others)."""
+    known = systems().get(system)
+    return known.movie_platform or system if known is not None else system
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 from psygnal import Signal, SignalGroup
 
 from emucore.search import DEFAULT_TYPES, HistoryEntry, MemorySearch, system_types
+from emucore.systems import systems
 
 # Type lists offered by the panel: title -> type strings (None: the system's own list).
 TYPE_PRESETS: dict[str, tuple[str, ...] | None] = {
@@ -24,9 +25,6 @@ TYPE_PRESETS: dict[str, tuple[str, ...] | None] = {
     "2 bytes": ("<u2", ">u2", "<i2", ">i2", "<d2", ">d2"),
     "4 bytes": ("<u4", ">u4", "<i4", ">i4", "<d4", ">d4"),
 }
-# Systems whose CPU works a byte at a time: games keep counters in single bytes, so a search
-# starts with 1-byte types there (as BizHawk's RAM search does); others start with the system's.
-EIGHT_BIT_SYSTEMS = frozenset({"Nes", "Atari2600", "Sms", "GameGear", "GameBoy", "GbColor", "PCEngine"})
 WIDER = {"1 byte": "2 bytes", "2 bytes": "4 bytes", "4 bytes": "System types", "System types": "All 44 types"}
 
 
@@ -36,7 +34,10 @@ def default_preset(system_name: str | None, remembered: dict[str, str] | None = 
     chosen = (remembered or {}).get(system_name or "")
     if chosen in TYPE_PRESETS:
         return chosen
-    return "1 byte" if system_name in EIGHT_BIT_SYSTEMS else "System types"
+    # a CPU that works a byte at a time: games keep counters in single bytes, so a search starts with 1-byte
+    # types there (as BizHawk's RAM search does); others start with the system's
+    system = systems().get(system_name or "")
+    return "1 byte" if system is not None and system.word_bits == 8 else "System types"
 
 
 def switch_hint(preset: str, count: int) -> str:

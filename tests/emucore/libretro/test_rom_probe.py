@@ -75,8 +75,8 @@ OPEN_WITHOUT_STRUCTURE_CHECK = """
     from emucore import Emulator
     from emucore.errors import GameLoadError
     from emucore.libretro import rom_probe
-    from emucore.host.rom import CHECKS
-    CHECKS.pop("32x")  # the probe's case: a damage no structure check of ours knows
+    from emucore.host.rom import ROM_CHECKS
+    ROM_CHECKS.pop("sega")  # the probe's case: a damage no structure check of ours knows
     found = {}
     for attempt in range(2):
         try:
