@@ -141,6 +141,14 @@ OLD_NAMES: dict[str, Operation] = {"less": Operation.LESS_THAN, "greater": Opera
 _SEARCH_BY_NAME: dict[str, Operation | Change] = {**{str(op): op for op in SEARCH_OPERATIONS}, **OLD_NAMES}
 
 
+def scenario_operation(name: object) -> Operation | None:
+    """The scenario operation called ``name`` (scenario.json's ``op``), or None for any other value."""
+    return _BY_NAME.get(name) if isinstance(name, str) else None
+
+
+_BY_NAME: dict[str, Operation] = {str(op): op for op in Operation}
+
+
 def search_operation(name: str) -> Operation | Change:
     """The memory search's operation called ``name``, a former name (``less``) included.
 
@@ -165,5 +173,6 @@ __all__ = [
     "Meaning",
     "Operation",
     "SearchMeaning",
+    "scenario_operation",
     "search_operation",
 ]

@@ -10,9 +10,8 @@ from typing import Any
 
 from emucore.datatypes import U64, InvalidTypeError, parse_type
 from emucore.integration.common import LintFinding
-from emucore.operations import Operation
+from emucore.operations import Operation, scenario_operation
 
-OPS = frozenset(Operation)
 MEASUREMENTS = frozenset({"absolute", "delta"})
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
@@ -67,7 +66,7 @@ class _Context:
 def _spec_fields(ctx: _Context, spec: dict, key: str,
                  default_measurement: str) -> tuple[Operation | None, int, str]:
     raw = spec.get("op")
-    op = Operation(raw) if isinstance(raw, str) and raw in OPS else None
+    op = scenario_operation(raw)
     if raw is not None and op is None:
         ctx.add("warning", f"{key}.op", f"unknown op {raw!r} (stable-retro treats it as no op)")
     measurement = spec.get("measurement", default_measurement)

@@ -37,7 +37,7 @@ DEFAULT_TYPES = (
 )  # stable-retro's s_defaultTypes, in its order (the order of results that tie)
 
 # stable-retro's delta-search ops, its quirks kept on purpose (sign is nonzero, negative-equal wraps): not MEANINGS
-OPS = {
+STABLE_RETRO_DELTA_OPS = {
     "equal": lambda d, r: d == r, "negative-equal": lambda d, r: d == _wrap(-r),
     "not-equal": lambda d, r: d != r, "less-than": lambda d, r: d < r,
     "greater-than": lambda d, r: d > r, "less-or-equal": lambda d, r: d <= r,
@@ -347,11 +347,11 @@ class Search:
 
     def delta(self, memory: AddressSpace, previous: Frame, op: str, reference: int) -> None:
         """Search::delta: keeps (address, type) whose value minus its value in ``previous`` passes ``op``."""
-        if not isinstance(op, str) or op not in OPS:
-            raise ValueError(f"op must be one of {sorted(OPS)}, not {op!r}")
+        if not isinstance(op, str) or op not in STABLE_RETRO_DELTA_OPS:
+            raise ValueError(f"op must be one of {sorted(STABLE_RETRO_DELTA_OPS)}, not {op!r}")
         reference = _int64(reference, "ref")
         frame = Frame.of(memory)
-        test = OPS[op]
+        test = STABLE_RETRO_DELTA_OPS[op]
         found: list[tuple[int, int, str]] = []  # (address, type rank, type)
         kept_types: list[str] = []
         by_type: dict[tuple[int, str, str], list[int]] = {}

@@ -14,9 +14,8 @@ import numpy as np
 
 from emucore.errors import EmucoreError
 from emucore.integration.jsontext import is_number
-from emucore.operations import EVALUATE, Operation
+from emucore.operations import EVALUATE, Operation, scenario_operation
 
-OPS = EVALUATE  # scenario.json's ops by name -> op(measured, reference)
 MEASUREMENTS = ("delta", "absolute")
 ZERO = np.float32(0)
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -53,7 +52,7 @@ class Term:
     penalty: np.float32 = np.float32(0)
 
     def apply(self, measured: int) -> int:
-        op = OPS.get(self.op) if self.op else None
+        op = EVALUATE.get(self.op) if self.op else None
         return op(measured, self.reference) if op else measured
 
     def value(self, measured: int) -> np.float32:
@@ -73,7 +72,7 @@ class Term:
         op = spec.get("op")
         return cls(
             measurement=measurement if measurement in MEASUREMENTS else default_measurement,
-            op=Operation(op) if isinstance(op, str) and op in OPS else None,
+            op=scenario_operation(op),
             reference=_int(spec.get("reference", 0), "reference"),
             reward=_f32(spec.get("reward", 0.0), "reward"),
             penalty=_f32(spec.get("penalty", 0.0), "penalty"),
