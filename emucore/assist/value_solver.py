@@ -94,7 +94,7 @@ from emucore.assist.value_ambiguity import ambiguities
 from emucore.assist.value_candidates import Shown, ValueCandidate, ValueCandidates
 from emucore.assist.value_near import NEAR, Window, near_matches, windows
 from emucore.assist.value_ranking import SCALES, Group, ranked
-from emucore.search.decode import to_values, workspace
+from emucore.search.decode import decode_scratch, to_values
 from emucore.search.history import segments
 from emucore.search.plausible import preferences
 from emucore.search.snapshot import Snapshot
@@ -253,7 +253,7 @@ def _matches(snaps: list[Snapshot], trial: list[SearchType], shown: Shown, max_b
     values = np.array(shown.values, dtype=np.int64)
     pivot = int(np.argmax(np.abs(values)))
     layout = snaps[0].layout
-    space = workspace()
+    space = decode_scratch()
     decoders = [snap.decoder(space) if i == pivot else snap.decoder() for i, snap in enumerate(snaps)]
     scales = [s for s in SCALES if s == 1 or (not (values % s).any() and values.any())]
     groups = []

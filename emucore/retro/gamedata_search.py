@@ -26,7 +26,7 @@ from emucore.scenario.info_order import StringTable
 
 U64 = (1 << 64) - 1
 
-DEFAULT_TYPES = (
+STABLE_RETRO_DEFAULT_TYPES = (
     ">d8", ">n8", ">d6", ">n6",
     "<u4", ">u4", "><u4", "<>u4", ">=u4", "<=u4", "=u4",
     "<i4", ">i4", "><i4", "<>i4", ">=i4", "<=i4", "=i4",
@@ -250,7 +250,7 @@ class Search:
     (address, mult, div, bias), ties in the order of the types."""
 
     def __init__(self, types: Iterable[str] | None = None):
-        texts = DEFAULT_TYPES if types is None else tuple(types)
+        texts = STABLE_RETRO_DEFAULT_TYPES if types is None else tuple(types)
         for i, text in enumerate(texts):
             checked_type(text, f"types[{i}]")
         self.types: list[str] = list(texts)

@@ -7,7 +7,7 @@ composed from half-width decodes, so ``>u4`` reuses ``>u2`` and ``><d4`` reuses 
 and ``i`` types of width 2, 4 and 8 in plain byte order are numpy's own unaligned loads.
 A gather decode computes the values at a few offsets only, from the same byte weights.
 
-Full decodes are written into a :class:`Workspace` of arrays reused from one refinement to the
+Full decodes are written into a :class:`DecodeScratch` of arrays reused from one refinement to the
 next: fresh arrays of this size cost more in page faults than the arithmetic does.
 """
 
@@ -37,8 +37,8 @@ def normal_order(width: int, order: str) -> str:
     return order
 
 
-class Workspace:
-    """Scratch arrays kept between refinements, by name (one per thread: see :func:`workspace`).
+class DecodeScratch:
+    """Scratch arrays kept between refinements, by name (one per thread: see :func:`decode_scratch`).
 
     It also keeps the decoders of the last two snapshots decoded, full decodes included: a
     refinement's "current" snapshot is usually the next one's "previous", so each snapshot is
@@ -82,11 +82,11 @@ class Workspace:
 _local = threading.local()
 
 
-def workspace() -> Workspace:
-    """This thread's workspace."""
-    found = getattr(_local, "workspace", None)
+def decode_scratch() -> DecodeScratch:
+    """This thread's scratch arrays and decoders."""
+    found = getattr(_local, "scratch", None)
     if found is None:
-        found = _local.workspace = Workspace()
+        found = _local.scratch = DecodeScratch()
     return found
 
 
@@ -97,7 +97,7 @@ class BulkDecoder:
     Two decoders must not share a slot while both are in use.
     """
 
-    def __init__(self, buf: np.ndarray, space: Workspace | None = None, slot: Hashable = 0):
+    def __init__(self, buf: np.ndarray, space: DecodeScratch | None = None, slot: Hashable = 0):
         self.buf = buf
         self.space = space
         self.slot = slot

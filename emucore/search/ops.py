@@ -19,7 +19,7 @@ from emucore.operations import OLD_NAMES, SEARCH_OPERATIONS, Change, Operation
 from emucore.search.candidates import SPARSE_BELOW, CandidateSet, Part
 from emucore.search.compare import BY as BY  # re-exported: a name of this module before compare.py
 from emucore.search.compare import PAIR_OP, compare_pair, compare_value, normalize, outside
-from emucore.search.decode import DIGIT_TABLES, BulkDecoder, Workspace, to_values, workspace
+from emucore.search.decode import DIGIT_TABLES, BulkDecoder, DecodeScratch, decode_scratch, to_values
 from emucore.search.snapshot import Snapshot
 from emucore.search.typelist import SearchType
 
@@ -41,7 +41,7 @@ class ChangeMap:
     """
 
     def __init__(self, before: Snapshot, after: Snapshot, moved: dict[str, np.ndarray] | None = None,
-                 space: Workspace | None = None):
+                 space: DecodeScratch | None = None):
         if before.layout != after.layout:
             raise ValueError("the snapshots have different memory layouts (the core remapped its memory)")
         self.before, self.after = before, after
@@ -143,7 +143,7 @@ class _Refinement:
     """One refinement of one candidate set: the decoders, change map and shared results."""
 
     def __init__(self, cset: CandidateSet, kind: str, operand: int | None, current: Snapshot,
-                 reference: Snapshot | None, changes: ChangeMap | None, space: Workspace):
+                 reference: Snapshot | None, changes: ChangeMap | None, space: DecodeScratch):
         self.cset, self.kind, self.operand = cset, kind, operand
         self.n = cset.layout.positions
         self.valid = cset.layout.valid
@@ -255,7 +255,7 @@ def refine_set(
     current: Snapshot,
     reference: Snapshot | None = None,
     changes: ChangeMap | None = None,
-    space: Workspace | None = None,
+    space: DecodeScratch | None = None,
 ) -> CandidateSet:
     """The candidates of ``cset`` that pass ``op`` (see :data:`OPS`), comparing ``current`` with
     ``value`` or with ``reference``.
@@ -275,7 +275,7 @@ def refine_set(
         raise ValueError(f"{op} needs a snapshot to compare with")
     if current.layout != cset.layout or (reference is not None and reference.layout != cset.layout):
         raise ValueError("the snapshot's memory layout is not the search's (the core remapped its memory)")
-    work = _Refinement(cset, kind, operand, current, reference, changes, space or workspace())
+    work = _Refinement(cset, kind, operand, current, reference, changes, space or decode_scratch())
     shared: dict[tuple, Part] = {}
     parts = []
     for st, part in zip(types, cset.parts):
@@ -292,10 +292,10 @@ def refine_set(
     return CandidateSet(cset.layout, parts)
 
 
-def decode_all(snapshot: Snapshot, types: Sequence[SearchType], space: Workspace | None = None) -> None:
-    """Decodes every type at every position of ``snapshot`` into the workspace now, so the first
+def decode_all(snapshot: Snapshot, types: Sequence[SearchType], space: DecodeScratch | None = None) -> None:
+    """Decodes every type at every position of ``snapshot`` into the decode scratch now, so the first
     comparison with it (from every candidate, when much changed) only decodes the newer snapshot."""
-    decoder = snapshot.decoder(space or workspace())
+    decoder = snapshot.decoder(space or decode_scratch())
     for st in types:
         decoder.full(*st.key)
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from emucore.errors import UnmappedAddressError
 from emucore.host.memory import AddressSpace
-from emucore.search.decode import BulkDecoder, Workspace, to_values
+from emucore.search.decode import BulkDecoder, DecodeScratch, to_values
 from emucore.search.typelist import SearchType, search_type
 
 TAIL = 7  # bytes past a block's end that a value of up to 8 bytes reads
@@ -156,7 +156,7 @@ class Snapshot:
         layout = layout_of(memory)
         return cls(layout, layout.capture(memory), frame, label)
 
-    def decoder(self, space: Workspace | None = None) -> BulkDecoder:
+    def decoder(self, space: DecodeScratch | None = None) -> BulkDecoder:
         """A decoder of this snapshot: ``space``'s (full decodes kept there), or a private one."""
         return space.decoder(self.buf) if space is not None else BulkDecoder(self.buf)
 

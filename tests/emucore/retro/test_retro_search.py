@@ -9,7 +9,7 @@ import pytest
 
 import emucore
 from emucore.paths import integrations_dir
-from emucore.retro.gamedata_search import DEFAULT_TYPES, Search
+from emucore.retro.gamedata_search import STABLE_RETRO_DEFAULT_TYPES, Search
 
 OPS = [("equal", 0), ("not-equal", 0), ("greater-than", 0), ("less-than", 0), ("sign", 0), ("equal", 1),
        ("negative-equal", 1), ("nonzero", 0), ("less-or-equal", -1), ("greater-or-equal", 2), ("zero", 0),
@@ -30,6 +30,7 @@ def _listing(data) -> tuple[list[str], dict]:
     return list(data.list_searches()), out
 
 
+@pytest.mark.slow  # stable-retro parity
 @pytest.mark.parametrize("game, state, buttons, values", [
     ("StudioDemo-Nes", "Start", 9, [0, 1, 3, 100, 160, 256, -1, -3, 0x1234, 1000, 20]),
     ("StudioDemo-Genesis", "Start", 12, [1, 3, 160, 0x1234, 20]),  # the overlay's quirks
@@ -119,6 +120,6 @@ def test_handles_and_memory():
         results = data.searches["a"].typed_results()
         assert ((16, 1, 1, 0), ["|d1", "|i1", "|u1"]) in results or any(r[0] == (16, 1, 1, 0) for r in results)
         del data.searches["a"]
-        assert "a" not in data.searches and Search().types == list(DEFAULT_TYPES)
+        assert "a" not in data.searches and Search().types == list(STABLE_RETRO_DEFAULT_TYPES)
     finally:
         env.close()
