@@ -73,8 +73,8 @@ def hard_reset(workspace: Workspace) -> None:
 def stop_movie(workspace: Workspace) -> str | None:
     """Stops recording (saving the movie) or playing; the status line when a movie was saved."""
     session = workspace.session
-    saved: Path | None = session.stop_recording() if session.recorder is not None else None
-    session.stop_movie()
+    saved: Path | None = session.movies.stop_recording() if session.movies.recorder is not None else None
+    session.movies.stop_playing()
     return f"saved {saved}" if saved is not None else None
 
 

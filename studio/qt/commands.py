@@ -49,7 +49,7 @@ def open_path(window: MainWindow, path: Path) -> None:
     if suffix == STATE_SUFFIX:
         guard(window, lambda: session.load_state_file(path))
     elif suffix in (".bk2", ".fm2"):
-        guard(window, lambda: session.play_movie(path))
+        guard(window, lambda: session.movies.play(path))
     else:
         guard(window, lambda: window.open_game(path))
 
@@ -137,7 +137,7 @@ def record_movie(window: MainWindow, power_on: bool = False) -> None:
     if path:
         players, ok = QInputDialog.getInt(window, "Record a movie", "Players:", 1, 1, 2)
         if ok:
-            guard(window, lambda: session.start_recording(path, power_on=power_on, players=players))
+            guard(window, lambda: session.movies.start_recording(path, power_on=power_on, players=players))
 
 
 def record_movie_power_on(window: MainWindow) -> None:
@@ -153,13 +153,13 @@ def record_episodes(window: MainWindow) -> None:
         proposed = session.states.workspace
     folder = QFileDialog.getExistingDirectory(window, "Folder for the episodes' movies", str(proposed))
     if folder:
-        guard(window, lambda: session.start_episode_recording(folder))
+        guard(window, lambda: session.movies.start_episode_recording(folder))
 
 
 def play_movie_dialog(window: MainWindow) -> None:
     path, _ = QFileDialog.getOpenFileName(window, "Play a movie", "", "Movies (*.bk2 *.fm2)")
     if path:
-        guard(window, lambda: window.session.play_movie(path))
+        guard(window, lambda: window.session.movies.play(path))
 
 
 # ---- view ----

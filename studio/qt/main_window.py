@@ -216,7 +216,7 @@ class MainWindow(QMainWindow):
         session = self.session
         speed = "unbounded" if session.speed > 100 else f"{session.speed:g}x"
         state = "paused" if session.paused else ("rewinding" if session.rewinding else f"{self._fps:5.1f} fps")
-        movie = f"   {session.movie_state}" if session.movie_state else ""
+        movie = f"   {session.movies.status}" if session.movies.status else ""
         self.status.setText(f"frame {session.frame}   {state}   speed {speed}{movie}   {session.emulator.core.lib}")
         self.menu_actions["pause"].setChecked(session.paused)
 

@@ -132,8 +132,8 @@ class Stager:
         if self.demo is None:
             return
         session = self.session
-        session.start_episode_recording(session.states.workspace / "episodes")  # the folder the command proposes
-        episodes = session.episodes
+        session.movies.start_episode_recording(session.states.workspace / "episodes")  # the folder the command proposes
+        episodes = session.movies.episodes
         moves = (self.demo.score_button, "RIGHT", "DOWN", "LEFT", "UP", None)  # every variable changes
         for frame in range(0, 4 * LIFE_FRAMES, 10):
             if episodes is None or episodes.index > 1:  # the first episode ended, the next began

@@ -13,7 +13,6 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,23 +25,19 @@ from emucore.systems import System
 from studio.model.events import Connections
 from studio.model.opening import integration_folder_for, metadata_problems
 from studio.model.play.clock import FrameClock
-from studio.model.play.episodes import EpisodeRecording
 from studio.model.play.rewind import RewindBuffer
 from studio.model.play.session_events import SessionEvents
 from studio.model.play.session_movies import SessionMovies
 from studio.model.play.states import StateLibrary
 from studio.model.set_aside import OpenProblem, problem_of
 
-if TYPE_CHECKING:  # the methods that start a movie import emucore.movie; importing this module does not
-    from emucore.movie import Movie, MovieRecorder
-
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)  # 0: as fast as the machine goes
 REWIND_EVERY = 2  # frames between rewind states: half the serialization cost, 2-frame granularity
 AUDIO_QUEUE_FRAMES = 30
 
 
-class Session(SessionMovies):
-    """One game in the studio (its movies and episode recording: :class:`SessionMovies`)."""
+class Session:
+    """One game in the studio (its movies and episode recording: ``movies``, a :class:`SessionMovies`)."""
 
     def __init__(self, rom_path: str | os.PathLike[str], state_path: str | os.PathLike[str] | None = None,
                  core: str | None = None, *, rewind_seconds: int = 20):
@@ -73,9 +68,7 @@ class Session(SessionMovies):
         self.frame = 0
         self.held = [0] * PLAYERS
         self.audio: deque[np.ndarray] = deque(maxlen=AUDIO_QUEUE_FRAMES)
-        self.recorder: MovieRecorder | None = None
-        self.player: Movie | None = None  # a Movie being played back (read-only)
-        self.episodes: EpisodeRecording | None = None
+        self.movies = SessionMovies(self)
         self._picture: np.ndarray | None = None  # the frame drawn for a state just set, until the next frame runs
         self._draw_current_state()
 
@@ -94,7 +87,7 @@ class Session(SessionMovies):
         caller has it at hand), which is then put back. The picture is kept (see :meth:`scratch`)."""
         if state is None:
             state = self.emulator.get_state()
-        self._idle_frame()
+        self.idle_frame()
         self._picture = self.emulator.get_frame()
         self.emulator.set_state(state)
 
@@ -109,7 +102,7 @@ class Session(SessionMovies):
         finally:
             self._picture = picture
 
-    def _idle_frame(self) -> None:
+    def idle_frame(self) -> None:
         """One frame with every button released (a movie's line 0, or the frame that paints a state)."""
         for player in range(PLAYERS):
             self.emulator.set_button_mask(0, player)
@@ -154,35 +147,25 @@ class Session(SessionMovies):
 
     def advance(self, frames: int = 1) -> None:
         """Runs ``frames`` frames with the held buttons (or the movie's), whether paused or not."""
-        emulator = self.emulator
+        emulator, movies = self.emulator, self.movies
         for _ in range(frames):
-            masks = self._masks_for_next_frame()
+            masks = movies.next_masks(self.held)
             if masks is None:  # the movie being played ended
-                self.stop_movie()
+                movies.stop_playing()
                 self.set_paused(True)
                 break
             for player, mask in enumerate(masks):
                 emulator.set_button_mask(mask, player)
-            if self.recorder is not None:
-                self.recorder.record_frame(list(masks[: self.recorder.players]))
+            movies.record(masks)
             emulator.step()
             self._picture = None
             self.frame += 1
             self.events.after_frame.emit()
             self.audio.append(emulator.get_audio())
-            if self.episodes is not None and self.episodes.done():
-                self._next_episode("done")
+            movies.frame_ran()
             if self.frame % REWIND_EVERY == 0:
                 self.rewind.push(self.frame, emulator.get_state())
         self.events.frame.emit()
-
-    def _masks_for_next_frame(self) -> list[int] | None:
-        if self.player is None:
-            return list(self.held)
-        if not self.player.step():
-            return None
-        return [sum(1 << i for i in range(16) if self.player.get_key(i, p))
-                for p in range(self.player.players)] + [0] * (PLAYERS - self.player.players)
 
     def rewind_frames(self, frames: int) -> int:
         """Goes back about ``frames`` frames; returns how many it went back (0: no history left)."""
@@ -203,7 +186,7 @@ class Session(SessionMovies):
         return went
 
     def set_rewinding(self, on: bool) -> None:
-        self.rewinding = on and self.recorder is None and self.player is None  # a movie cannot go backwards
+        self.rewinding = on and not self.movies.active  # a movie cannot go backwards
         self.clock.restart()
 
     def set_paused(self, paused: bool) -> None:
@@ -214,12 +197,13 @@ class Session(SessionMovies):
 
     def reset_to_start(self) -> None:
         """Back to the state the game was opened with (a new episode when recording episodes)."""
-        if self.episodes is not None:
-            self._next_episode("restarted")
+        if self.movies.episodes is not None:
+            self.movies.next_episode("restarted")
             return
-        self._reset_to_start()
+        self.go_to_start()
 
-    def _reset_to_start(self) -> None:
+    def go_to_start(self) -> None:
+        """Back to the state the game was opened with, at frame 0 (the episode being recorded goes on)."""
         self.emulator.set_state(self.start_state)
         self.frame = 0
         self.rewind.clear()
@@ -287,7 +271,5 @@ class Session(SessionMovies):
 
     def close(self) -> None:
         self._connections.disconnect_all()
-        if self.recorder is not None:
-            self.stop_recording()
-        self.stop_movie()
+        self.movies.close()
         self.emulator.close()

@@ -63,7 +63,7 @@ class EpisodeMovies:
 
     def note_folder(self) -> None:
         """Remembers the folder the session records episodes into now."""
-        episodes = self.session.episodes
+        episodes = self.session.movies.episodes
         if episodes is None:
             return
         folder = str(episodes.folder.resolve())
@@ -77,7 +77,8 @@ class EpisodeMovies:
     def recorded(self) -> list[Path]:
         """The episode movies the session recorded (named ``<game>-<state>-<n>.bk2``) that ended at
         a game over (not those ended by a restart or a stop), but the one being recorded now."""
-        recording = self.session.recorder.path.resolve() if self.session.recorder is not None else None
+        recorder = self.session.movies.recorder
+        recording = recorder.path.resolve() if recorder is not None else None
         found: list[Path] = []
         for folder in [self.default_folder(), *map(Path, self.folders)]:
             if folder.is_dir():

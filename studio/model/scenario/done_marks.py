@@ -155,11 +155,12 @@ class DoneMarks:
     def mark_over(self) -> Mark:
         """The game now is over (the first frame of it): an example the rule must be true on.
         While episodes are recorded, the episode ends here too (its movie is a game-over example)."""
-        recorder = self.session.recorder if self.session.episodes is not None else None
+        movies = self.session.movies
+        recorder = movies.recorder if movies.episodes is not None else None
         mark = self._mark("over", ended=str(recorder.path.resolve()) if recorder is not None else None)
-        if self.session.episodes is not None:
+        if movies.episodes is not None:
             self.episodes.note_folder()
-            self.session.end_episode_at_game_over()
+            movies.end_episode_at_game_over()
         return mark
 
     def _mark(self, kind: str, ended: str | None = None) -> Mark:
@@ -183,7 +184,7 @@ class DoneMarks:
     def _keep_play(self, name: str, state: bytes, frame: int) -> str | None:
         """Keeps the rewind history before a game over as its episode (not while episodes are
         recorded: the episode movie holds the same play); returns the file's name."""
-        if self.session.episodes is not None or len(self.session.rewind) < 2:
+        if self.session.movies.episodes is not None or len(self.session.rewind) < 2:
             return None
         earlier = max((m.frame for m in self.marks if m.kind == "over" and m.frame < frame), default=-1)
         whole: list[tuple[int, bytes]] = []  # whole states of the last seconds, for Suggest's controller test

@@ -5,7 +5,8 @@ has it open. Every edit changes the decoded JSON object and is written at once, 
 through :func:`emucore.integration.dump_scenario_json`, then linted
 (:mod:`~studio.model.scenario.scenario_doc_lint`). The document is also evaluated on the running
 game by the env's own evaluator, once per emulated frame, so the reward the studio shows is the
-reward training sees: that half is :class:`~studio.model.scenario.scenario_doc_evaluation.LiveEvaluation`.
+reward training sees: that half is ``doc.live``, a
+:class:`~studio.model.scenario.scenario_doc_evaluation.LiveEvaluation`.
 
 Keys name places in the scenario as lint does: ``reward.variables.score``, ``done.nodes.lost.
 variables.lives``, ``crop``, ``actions``. A done node is addressed by the tuple of node names
@@ -22,10 +23,10 @@ from the top (``()`` is ``done`` itself).
 >>> doc.set_done_test((), "lives", op="less-than", reference=3)     # done when the first life is lost
 >>> session.set_buttons(0, 1 << session.system.buttons.index("B"))   # B held: 10 points a frame
 >>> session.advance(60)
->>> doc.reward, doc.cumulative, doc.done
+>>> doc.live.reward, doc.live.cumulative, doc.live.done
 (10.0, 600.0, False)
 >>> session.advance(300)                            # a life is lost every 300 frames of play
->>> doc.done, [reason.text for reason in doc.done_reasons]
+>>> doc.live.done, [reason.text for reason in doc.live.done_reasons]
 (True, ['lives < 3 (is 2)'])
 """
 
@@ -45,7 +46,7 @@ from emucore.integration import (
     write_script,
 )
 from emucore.lua import LuaError, LuaScripts
-from studio.model.events import Connections
+from emucore.scenario.loader import GameDataSources
 from studio.model.play.session import Session
 from studio.model.scenario.integration_files import read_scenario, read_script, script_file
 from studio.model.scenario.scenario_doc_evaluation import LiveEvaluation
@@ -73,16 +74,15 @@ def _spec(measurement: str, default_measurement: str, op: str | None, reference:
     return spec
 
 
-class ScenarioDocument(LiveEvaluation):
+class ScenarioDocument:
     """scenario.json of ``session.folder``: edited, saved, linted and evaluated per frame.
 
     Attributes:
         data: The decoded scenario (the file's content); change it only through the methods.
         variables: data.json's variables (reloaded when the file changes).
-        findings: Lint findings about the scenario and its scripts, plus the studio's own.
         lua_errors: Syntax errors of the listed Lua files by file name.
-        load_errors, error, reward, cumulative, done, done_reasons, history: The live evaluation's
-            (see :class:`~studio.model.scenario.scenario_doc_evaluation.LiveEvaluation`).
+        live: Its evaluation on the running game: the reward, done and their history, a script's load errors
+            (:class:`~studio.model.scenario.scenario_doc_evaluation.LiveEvaluation`).
     """
 
     def __init__(self, session: Session):
@@ -90,7 +90,6 @@ class ScenarioDocument(LiveEvaluation):
         self.folder = session.folder
         self.path = self.folder / SCENARIO_FILE
         self.events = ScenarioEvents()
-        self._connections = Connections()
         self.data: dict[str, Any] = {}
         self.load_error = ""  # why scenario.json cannot be read: then nothing is saved over it
         self._read()
@@ -98,20 +97,22 @@ class ScenarioDocument(LiveEvaluation):
         self._data_stamp: tuple[int, int] | None = None
         self.lua_sources: dict[str, str] = {}
         self.lua_errors: dict[str, LuaError] = {}
-        self.findings: list[LintFinding] = []
-        self._init_evaluation()
-        self.refresh_variables()
+        self._lint: list[LintFinding] = []
+        self.live = LiveEvaluation(session, self.events, self._sources)  # built from _sources(), which reads data.json
         self._load_scripts()
         self._relint()
-        self._rebuild()
-        self._connections.connect(session.events.after_frame, self._after_frame)
-        self._connections.connect(session.events.frame, self._frame_changed)
+        self.live.rebuild()
 
     def close(self) -> None:
         """Stops evaluating (the session keeps running)."""
-        self._connections.disconnect_all()
+        self.live.close()
 
     # ---- reading ----
+
+    @property
+    def findings(self) -> list[LintFinding]:
+        """Lint findings about the scenario and its scripts, and the scripts that fail when loaded."""
+        return self._lint + self.live.load_findings(skip=self.lua_errors)
 
     @property
     def variable_names(self) -> list[str]:
@@ -340,7 +341,7 @@ class ScenarioDocument(LiveEvaluation):
         if save:
             write_scenario_json(self.path, self.data)
         self._relint()
-        self._rebuild()
+        self.live.rebuild()
         self.events.changed.emit()
 
     def _load_scripts(self) -> None:
@@ -379,8 +380,14 @@ class ScenarioDocument(LiveEvaluation):
             self.variables = {}
         return True
 
+    def _sources(self) -> GameDataSources:
+        """What the live evaluation is built from: the document as it stands, data.json re-read if it changed."""
+        self.refresh_variables()
+        return GameDataSources(self.folder / DATA_FILE, self.path, variables=self.variables, scenario=self.data,
+                               scripts=self.lua_sources)
+
     def _relint(self) -> None:
-        self.findings = scenario_findings(self.folder, self.scripts, self.lua_errors, self.session.system, self.actions)
+        self._lint = scenario_findings(self.folder, self.scripts, self.lua_errors, self.session.system, self.actions)
 
     def follow_data_json(self) -> bool:
         """Re-lints and re-evaluates if data.json changed on disk (the variables dock edits it).

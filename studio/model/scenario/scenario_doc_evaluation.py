@@ -1,28 +1,27 @@
 """The live half of the scenario document: its reward and done evaluated on the running game. No Qt.
 
-:class:`LiveEvaluation` builds the env's own evaluator (:class:`emucore.scenario.evaluator.Evaluator`)
-from the document as it stands, runs it once per emulated frame and keeps the history the
-timeline plots, so the reward the studio shows is the reward training sees. It follows rewinds:
-the history past the frame rewound to is dropped and the evaluation goes on from there; a reset
-to frame 0 is a new episode. Errors a script raises when it is loaded are reported here, as
-findings, because only building the evaluator runs the scripts.
+:class:`LiveEvaluation`, the document's ``live``, builds the env's own evaluator
+(:class:`emucore.scenario.evaluator.Evaluator`) from the document as it stands, runs it once per emulated
+frame and keeps the history the timeline plots, so the reward the studio shows is the reward training sees.
+It follows rewinds: the history past the frame rewound to is dropped and the evaluation goes on from there;
+a reset to frame 0 is a new episode. Errors a script raises when it is loaded are kept here, and the document
+lists them among its findings, because only building the evaluator runs the scripts.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from emucore.integration import DATA_FILE, IntegrationError, LintFinding
+from emucore.integration import IntegrationError, LintFinding
 from emucore.lua import LuaError
 from emucore.scenario.evaluator import Evaluator
 from emucore.scenario.explain import DoneReason
 from emucore.scenario.loader import GameDataSources, load_game_data
+from studio.model.events import Connections
 from studio.model.play.session import Session
 from studio.model.scenario.scenario_doc_events import ScenarioEvents
 
@@ -41,35 +40,29 @@ class Sample:
 
 
 class LiveEvaluation:
-    """The evaluation of :class:`~studio.model.scenario.scenario_doc.ScenarioDocument` on its session.
+    """The evaluation of a :class:`~studio.model.scenario.scenario_doc.ScenarioDocument` on its session.
 
-    A mixin of the document: it reads the document's content (declared below) to build the
-    evaluator, and the document rebuilds it after every edit. The document connects
-    :meth:`_after_frame` and :meth:`_frame_changed` to the session's frame signals.
+    The document rebuilds it (:meth:`rebuild`) after every edit; it follows the session's frames itself
+    until :meth:`close`.
+
+    Args:
+        session: The game it is evaluated on.
+        events: The document's: ``evaluated`` is told of each change of the result.
+        sources: What the evaluator is built from: the document as it stands (data.json re-read if it changed).
 
     Attributes:
-        load_errors: Errors the listed Lua files raise when their top level runs (stable-retro only
-            logs these, and its env then runs without the script), by file name.
+        load_errors: Errors the listed Lua files raise when they are loaded (stable-retro only logs these, and
+            its env then runs without the script), by file name.
         error: Why the live evaluation stopped (a Lua error, an unknown variable), or "".
         reward, cumulative, done: The last evaluated frame's result.
         done_reasons: Why ``done`` is true (:meth:`Evaluator.explain_done`); empty when it is not.
         history: The evaluated frames of this episode, oldest first (the last :data:`HISTORY`).
     """
 
-    # the document's: what the evaluator is built from, and where the load errors are reported
-    session: Session
-    folder: Path
-    path: Path
-    data: dict[str, Any]
-    variables: dict[str, Any]
-    lua_sources: dict[str, str]
-    lua_errors: dict[str, LuaError]
-    findings: list[LintFinding]
-    events: ScenarioEvents
-    refresh_variables: Callable[[], bool]
-
-    def _init_evaluation(self) -> None:
-        """Nothing evaluated yet (the document calls :meth:`_rebuild` once it is read)."""
+    def __init__(self, session: Session, events: ScenarioEvents, sources: Callable[[], GameDataSources]):
+        self.session = session
+        self.events = events
+        self._sources = sources
         self.load_errors: dict[str, LuaError] = {}
         self.history: deque[Sample] = deque(maxlen=HISTORY)
         self.reward = 0.0
@@ -78,9 +71,16 @@ class LiveEvaluation:
         self.done_reasons: list[DoneReason] = []
         self.error = ""
         self._game: Evaluator | None = None
-        self._last_frame = self.session.frame
+        self._last_frame = session.frame
+        self._connections = Connections()
+        self._connections.connect(session.events.after_frame, self._after_frame)
+        self._connections.connect(session.events.frame, self._frame_changed)
 
-    def _rebuild(self) -> None:
+    def close(self) -> None:
+        """Stops following the session's frames."""
+        self._connections.disconnect_all()
+
+    def rebuild(self) -> None:
         """A new evaluator for the current document; the history starts again from the current frame."""
         self._game = None
         self.error = ""
@@ -89,13 +89,12 @@ class LiveEvaluation:
         self.done = False
         self.done_reasons = []
         self.events.evaluated.emit()
-        self.refresh_variables()
-        sources = GameDataSources(self.folder / DATA_FILE, self.path, variables=self.variables, scenario=self.data,
-                                  scripts=self.lua_sources)
+        sources = self._sources()
         try:
             game = load_game_data(sources, self.session.system, lambda: self.session.emulator.memory).data
             game.reset()
-            self._report_load_errors(game)
+            errors = game.lua.load_errors if game.lua is not None else []
+            self.load_errors = {e.file: e for e in errors if e.file}
             game.update_ram()  # the evaluation env.reset() makes; its reward is discarded
             game.totals = [np.float32(0)] * len(game.totals)  # the total sums the frames shown
             self.done_reasons = game.explain_done()  # done reads the memory now: shown at once, paused or not
@@ -106,17 +105,14 @@ class LiveEvaluation:
         self._game = game
         self._last_frame = self.session.frame
 
-    def _report_load_errors(self, game: Evaluator) -> None:
-        self.findings = [f for f in self.findings if not f.message.startswith(LOAD_FAILED)]
-        errors = game.lua.load_errors if game.lua is not None else []
-        self.load_errors = {e.file: e for e in errors if e.file and e.file not in self.lua_errors}
-        for name, error in self.load_errors.items():
-            line = f"line {error.line}" if error.line else ""
-            self.findings.append(LintFinding("error", name, line, f"{LOAD_FAILED}: {error.message}"))
+    def load_findings(self, skip: Container[str] = ()) -> list[LintFinding]:
+        """The load errors as lint findings, but of the files in ``skip`` (those lint finds a syntax error in)."""
+        return [LintFinding("error", name, f"line {e.line}" if e.line else "", f"{LOAD_FAILED}: {e.message}")
+                for name, e in self.load_errors.items() if name not in skip]
 
     def restart(self) -> None:
         """A new episode from the current frame: totals and history cleared, scripts re-run."""
-        self._rebuild()
+        self.rebuild()
 
     def _after_frame(self) -> None:
         game = self._game
@@ -144,7 +140,7 @@ class LiveEvaluation:
             return
         self._last_frame = frame
         if frame == 0 or self._game is None:  # reset to start: a new episode
-            self._rebuild()
+            self.rebuild()
             return
         while self.history and self.history[-1].frame > frame:
             self.history.pop()

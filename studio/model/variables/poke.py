@@ -163,7 +163,7 @@ def poke_test(target: Session | Emulator, variable: Variable | tuple[int, str], 
     frames = int(frames)
     if not 1 <= frames <= MAX_FRAMES:
         raise ValueError(f"play 1 to {MAX_FRAMES} frames, not {frames}")
-    if session is not None and (session.recorder is not None or session.player is not None):
+    if session is not None and session.movies.active:
         raise ValueError("a movie is being recorded or played: stop it first (the test plays frames outside it)")
     if not emulator.memory.is_mapped(address):
         raise ValueError(f"address {address:#x} is not mapped: there is nothing to poke")

@@ -164,9 +164,9 @@ class CheckDialog(QDialog):
 def go_to_movie_frame(session: Any, movie: Any, frame: int) -> str:
     """Plays ``movie`` in the session up to ``frame`` (the frame the finding names), paused there."""
     session.set_paused(True)
-    session.play_movie(movie)
+    session.movies.play(movie)
     session.advance(frame)
-    session.stop_movie()
+    session.movies.stop_playing()
     return f"paused at frame {frame} of {getattr(movie, 'name', movie)}"
 
 

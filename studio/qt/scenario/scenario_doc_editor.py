@@ -97,7 +97,7 @@ class ScenarioEditor(QWidget):
         live_layout = QVBoxLayout(live)
         live_layout.setContentsMargins(0, 0, 0, 0)
         restart = QPushButton("Restart episode")
-        restart.clicked.connect(lambda: self.doc.restart())
+        restart.clicked.connect(lambda: self.doc.live.restart())
         top = QHBoxLayout()
         top.addWidget(self.readout, 1)
         top.addWidget(restart)
@@ -195,17 +195,17 @@ class ScenarioEditor(QWidget):
     def refresh(self) -> None:
         """Readout and timeline, when the evaluation moved on (called at 10 Hz)."""
         self.doc.follow_data_json()
-        doc = self.doc
+        live = self.doc.live
         if not self._stale:
             return
         self._stale = False
-        if doc.error:
-            self.readout.setText(f"Evaluation stopped: {doc.error}")
+        if live.error:
+            self.readout.setText(f"Evaluation stopped: {live.error}")
         else:
-            done = f"yes: {reasons_text(doc.done_reasons)}" if doc.done else "no"
-            self.readout.setText(f"frame {self.session.frame}   reward {doc.reward:g}   "
-                                 f"total {doc.cumulative:g}   done {done}")
-        frames, cumulative, done_frames = doc.timeline()
+            done = f"yes: {reasons_text(live.done_reasons)}" if live.done else "no"
+            self.readout.setText(f"frame {self.session.frame}   reward {live.reward:g}   "
+                                 f"total {live.cumulative:g}   done {done}")
+        frames, cumulative, done_frames = live.timeline()
         self.curve.setData(frames, cumulative)
         if len(done_frames) and len(cumulative):
             lo, hi = float(cumulative.min()), float(cumulative.max())

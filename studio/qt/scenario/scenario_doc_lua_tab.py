@@ -105,7 +105,7 @@ class LuaTab(DocumentTab):
     def show_findings(self) -> None:
         """The findings about the script shown, its error's line marked."""
         name = self.script_choice.currentText()
-        error = self.doc.lua_errors.get(name) or self.doc.load_errors.get(name)
+        error = self.doc.lua_errors.get(name) or self.doc.live.load_errors.get(name)
         findings = [f for f in self.doc.findings if f.file == name or f.key.startswith("scripts")]
         if error is not None:
             self._mark_error(error.line, findings_text(findings))

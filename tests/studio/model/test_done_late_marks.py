@@ -37,12 +37,12 @@ def frames_of(path) -> int:
 def test_late_game_over_marks_move_the_episodes_ends_to_where_the_game_over_began(bare):  # noqa: F811
     session = open_session(bare)
     marks = DoneMarks(session)
-    session.start_episode_recording(session.states.workspace / "episodes")
+    session.movies.start_episode_recording(session.states.workspace / "episodes")
     rng = np.random.default_rng(1)
     for late in (264, 200):  # marked on seeing GAME OVER, seconds after it
         play_game(session, late, rng)
         marks.mark_over()
-    session.stop_recording()
+    session.movies.stop_recording()
     movies = marks.movies()
     assert len(movies) == 2
     before = [frames_of(p) for p in movies]
@@ -73,10 +73,10 @@ def test_a_mark_a_few_frames_late_is_not_moved_to_an_earlier_death(bare):  # noq
     frames before the mark, not there."""
     session = open_session(bare)
     marks = DoneMarks(session)
-    session.start_episode_recording(session.states.workspace / "episodes")
+    session.movies.start_episode_recording(session.states.workspace / "episodes")
     play_game(session, 15, np.random.default_rng(2))
     marks.mark_over()
-    session.stop_recording()
+    session.movies.stop_recording()
     (movie,) = marks.movies()
     had = frames_of(movie)
     rules = marks.suggest()
@@ -88,10 +88,10 @@ def test_a_mark_a_few_frames_late_is_not_moved_to_an_earlier_death(bare):  # noq
 
 def test_the_controller_test_tells_a_game_over_from_a_running_game(bare):  # noqa: F811
     session = open_session(bare)
-    session.start_episode_recording(session.states.workspace / "episodes")
+    session.movies.start_episode_recording(session.states.workspace / "episodes")
     play_game(session, 100, np.random.default_rng(3))
     DoneMarks(session).mark_over()
-    session.stop_recording()
+    session.movies.stop_recording()
     (path,) = DoneMarks(session).movies()
     movie = Movie(path)
     states = MovieStates(session.emulator, MaskReplay(session.emulator, movie_masks(movie), movie_start(movie), 1))

@@ -107,10 +107,10 @@ def test_the_preview_shows_where_a_rule_fires_on_each_regression_movie(tmp_path)
     folder = tmp_path / "StudioDemo-Nes"
     shutil.copytree(integrations_dir() / "StudioDemo-Nes", folder)
     session = open_session(folder)
-    session.start_recording(folder / "to-the-end.bk2")
+    session.movies.start_recording(folder / "to-the-end.bk2")
     to_game_over(session)
     session.advance(20)
-    session.stop_recording()
+    session.movies.stop_recording()
     expected = RegressionSuite(folder).attach(folder / "to-the-end.bk2").done_frame
     assert expected is not None
     session.close()
@@ -212,10 +212,10 @@ def test_episode_movies_of_the_session_are_examples(tmp_path):
     marks = DoneMarks(session)
     episodes = tmp_path / "my-episodes"
     episodes.mkdir()
-    session.start_episode_recording(episodes)
-    while session.episodes.index < 3:
+    session.movies.start_episode_recording(episodes)
+    while session.movies.episodes.index < 3:
         session.advance(1)
-    assert len(marks.movies()) == 2 and session.recorder is not None
+    assert len(marks.movies()) == 2 and session.movies.recorder is not None
     rules = marks.suggest()
     assert rules[0].done == {"variables": {"game_over": {"op": "nonzero"}}}
     marks.remove_movie(marks.movies()[0])
@@ -239,13 +239,13 @@ def test_a_rule_from_atari_episodes_ends_a_held_out_episode_where_the_shipped_on
     session = open_session(folder)
     episodes = session.states.workspace / "episodes"  # the studio's default folder
     episodes.mkdir(parents=True)
-    session.start_episode_recording(episodes)
+    session.movies.start_episode_recording(episodes)
     fire, left, right = (1 << session.system.buttons.index(b) for b in ("BUTTON", "LEFT", "RIGHT"))
     rng = np.random.default_rng(0)
-    while session.episodes.index < 4:
+    while session.movies.episodes.index < 4:
         session.set_buttons(0, int(rng.choice([0, fire, left, right, fire | left, fire | right])))
         session.advance(1)
-    session.stop_recording()
+    session.movies.stop_recording()
     movies = sorted(episodes.glob("*.bk2"))
     assert len(movies) == 4  # the last one ended by the stop, not a game over
     held_out = folder / "held-out.bk2"

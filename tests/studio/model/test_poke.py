@@ -109,12 +109,12 @@ def test_an_atari_game_is_put_back_too(ale_rom):
 
 
 def test_no_poke_test_while_a_movie_is_recorded(genesis, tmp_path):
-    genesis.start_recording(tmp_path / "take.bk2")
-    frames = genesis.recorder.frame_count
+    genesis.movies.start_recording(tmp_path / "take.bk2")
+    frames = genesis.movies.recorder.frame_count
     with pytest.raises(ValueError, match="movie"):
         poke_test(genesis, GENESIS_BCD)
-    assert genesis.recorder.frame_count == frames
-    genesis.stop_recording()
+    assert genesis.movies.recorder.frame_count == frames
+    genesis.movies.stop_recording()
 
 
 def test_clear_errors(nes):

@@ -13,11 +13,11 @@ from studio.model.scenario.regression import RegressionSuite
 def test_attached_movie_is_rechecked_after_an_edit(demo, tmp_path):
     session = Session(*demo)
     movie = session.folder / "take.bk2"
-    session.start_recording(movie)
+    session.movies.start_recording(movie)
     for mask in np.random.default_rng(1).integers(0, 1 << 12, 120):
         session.set_buttons(0, int(mask) | 1)  # B held: score grows every frame
         session.advance(1)
-    session.stop_recording()
+    session.movies.stop_recording()
     session.close()
     suite = RegressionSuite(session.folder)
     expectation = suite.attach(movie)

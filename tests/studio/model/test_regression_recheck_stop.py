@@ -21,9 +21,9 @@ def long_movie(demo) -> Path:
     """A movie of ``LINES`` lines attached to the demo's folder: its first frame's line repeated."""
     session = Session(*demo)
     short = session.folder / "short.bk2"
-    session.start_recording(short)
+    session.movies.start_recording(short)
     session.advance(5)
-    session.stop_recording()
+    session.movies.stop_recording()
     session.close()
     with zipfile.ZipFile(short) as archive:
         parts = {name: archive.read(name) for name in archive.namelist()}

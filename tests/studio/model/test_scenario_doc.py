@@ -61,14 +61,14 @@ def test_live_reward_equals_the_env_step_by_step(session, demo, tmp_path):
     doc.set_time_reward(-0.01)
     inputs = [B] * 30 + [B | RIGHT] * 30 + [0] * 10
     ours = []
-    session.events.after_frame.connect(lambda: ours.append((doc.reward, doc.done)))
+    session.events.after_frame.connect(lambda: ours.append((doc.live.reward, doc.live.done)))
     for mask in inputs:
         session.set_buttons(0, mask)
         session.advance(1)
     total = np.float32(0)
     for reward, _ in ours:
         total = np.float32(total + np.float32(reward))
-    assert doc.cumulative == float(total)  # the totals are float32 sums, as stable-retro's
+    assert doc.live.cumulative == float(total)  # the totals are float32 sums, as stable-retro's
 
     emucore.data.Integrations.add_custom_path(str(tmp_path))
     env = emucore.make("StudioDemo-Genesis", inttype=emucore.data.Integrations.CUSTOM_ONLY,
@@ -90,8 +90,8 @@ def test_default_scenario_holding_b_rewards_one_per_frame(session):
     doc = ScenarioDocument(session)
     session.set_buttons(0, B)
     session.advance(10)
-    assert [s.reward for s in doc.history] == [1.0] * 10
-    assert doc.cumulative == 10.0 and not doc.done
+    assert [s.reward for s in doc.live.history] == [1.0] * 10
+    assert doc.live.cumulative == 10.0 and not doc.live.done
 
 
 def test_done_fires_and_names_the_condition(session):
@@ -101,14 +101,14 @@ def test_done_fires_and_names_the_condition(session):
     x = session.emulator.memory.read(0xFF000A, ">u2")
     for _ in range(600):
         session.advance(1)
-        if doc.done:
+        if doc.live.done:
             break
     x = session.emulator.memory.read(0xFF000A, ">u2")
-    assert doc.done and x > 160
-    (reason,) = doc.done_reasons
+    assert doc.live.done and x > 160
+    (reason,) = doc.live.done_reasons
     assert (reason.key, reason.name, reason.measured) == ("done.variables.x", "x", x)
     assert reason.text == f"x > 160 (is {x})"
-    frames, _, done_events = doc.timeline()
+    frames, _, done_events = doc.live.timeline()
     assert list(done_events) == [frames[-1]]
 
 
@@ -116,14 +116,14 @@ def test_the_timeline_follows_a_rewind(session):
     doc = ScenarioDocument(session)
     session.set_buttons(0, B)
     session.advance(60)
-    assert doc.cumulative == 60.0 and doc.history[-1].frame == 60
+    assert doc.live.cumulative == 60.0 and doc.live.history[-1].frame == 60
     went = session.rewind_frames(20)
     assert went >= 20
-    assert doc.history[-1].frame == session.frame == 60 - went
-    assert doc.cumulative == doc.history[-1].cumulative == session.frame
+    assert doc.live.history[-1].frame == session.frame == 60 - went
+    assert doc.live.cumulative == doc.live.history[-1].cumulative == session.frame
     session.advance(5)  # the delta after a rewind is against the rewound memory
-    assert [s.reward for s in list(doc.history)[-5:]] == [1.0] * 5
-    assert doc.cumulative == session.frame
+    assert [s.reward for s in list(doc.live.history)[-5:]] == [1.0] * 5
+    assert doc.live.cumulative == session.frame
 
 
 def test_lint_points_at_the_broken_field(session):
@@ -131,12 +131,12 @@ def test_lint_points_at_the_broken_field(session):
     doc.set_reward_term("nonexistent", reward=1.0)
     missing = doc.findings_for("reward.variables.nonexistent")
     assert any(f.level == "error" and "invalid variable" in f.message for f in missing)
-    assert "nonexistent" in doc.error  # the live evaluation says why it stopped
+    assert "nonexistent" in doc.live.error  # the live evaluation says why it stopped
     data = doc.folder / "data.json"  # the variables dock adds the variable: the finding goes
     data.write_text(data.read_text().replace('"dx": {', '"nonexistent": {"address": 16711694, "type": ">i2"}, "dx": {'))
-    assert doc.follow_data_json() and not doc.findings_for("reward.variables.nonexistent") and not doc.error
+    assert doc.follow_data_json() and not doc.findings_for("reward.variables.nonexistent") and not doc.live.error
     doc.remove_reward_term("nonexistent")
-    assert not doc.error and not doc.findings_for("reward.variables.nonexistent")
+    assert not doc.live.error and not doc.findings_for("reward.variables.nonexistent")
     doc.set_done_test((), "lives", op="negative")  # lives is |u1: never negative
     assert any("unsigned" in f.message for f in doc.findings_for("done.variables.lives"))
     doc.set_reward_term("lives", measurement="absolute", op="negative", reward=1.0)
@@ -159,5 +159,5 @@ def test_lua_syntax_error_reports_the_line(session):
     session.set_buttons(0, B)
     session.advance(3)
     lives = session.emulator.memory.read(0xFF0012, "|u1")
-    assert doc.reward == 2.0 * lives and not doc.error
+    assert doc.live.reward == 2.0 * lives and not doc.live.error
     assert (session.folder / "script.lua").read_text() == "function reward()\n  return data.lives * 2\nend\n"

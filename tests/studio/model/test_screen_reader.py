@@ -129,13 +129,13 @@ def test_export_writes_screen_json_and_check_compares_the_reward_with_the_screen
     screen = ScreenReader(session)
     hold(session, "B", 13)
     screen.learn(SCORE_BOX, steady(session))
-    session.start_episode_recording(tmp_path / "episodes")
+    session.movies.start_episode_recording(tmp_path / "episodes")
     hold(session, "A", 150)
     hold(session, "B", 150)
     taught(session, screen)
     while session.frame > 100:  # to the done (lives 0): the recording keeps the episode and starts again
         hold(session, "A", 10)
-    session.stop_recording()
+    session.movies.stop_recording()
     episodes = sorted((tmp_path / "episodes").rglob("*.bk2"))[:1]
     assert episodes
     check = check_workspace(session, episodes, [], {}, screen=screen.reader)

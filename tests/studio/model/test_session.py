@@ -75,25 +75,25 @@ def test_rewind_goes_back_exactly(session):
 
 def test_recorded_movie_replays_identically(session, tmp_path):
     path = tmp_path / "take.bk2"
-    session.start_recording(path)
+    session.movies.start_recording(path)
     rng = np.random.default_rng(0)
     rams = []
     for mask in rng.integers(0, 1 << 12, 120):
         session.set_buttons(0, int(mask))
         session.advance(1)
         rams.append(session.emulator.get_ram().copy())
-    assert session.movie_state.startswith("recording")
-    assert session.stop_recording() == path
+    assert session.movies.status.startswith("recording")
+    assert session.movies.stop_recording() == path
     movie = Movie(path)
     assert movie.frame_count == 121 and movie.get_game() == session.name  # line 0: the reset frame
-    session.play_movie(path)
+    session.movies.play(path)
     replayed = []
     for _ in range(120):
         session.advance(1)
         replayed.append(session.emulator.get_ram().copy())
     assert len(replayed) == len(rams) and all(np.array_equal(a, b) for a, b in zip(replayed, rams))
     session.advance(1)  # past the end: playback stops and the game pauses
-    assert session.player is None and session.paused
+    assert session.movies.player is None and session.paused
 
 
 def test_a_bare_rom_gets_a_new_integration(tmp_path):
@@ -138,13 +138,13 @@ def test_studio_movie_replays_in_emucore_and_stable_retro(session, tmp_path):
     path = tmp_path / "studio.bk2"
     session.set_buttons(0, B)
     session.advance(5)
-    session.start_recording(path)
+    session.movies.start_recording(path)
     rams = []
     for mask in np.random.default_rng(4).integers(0, 1 << 12, 90):
         session.set_buttons(0, int(mask))
         session.advance(1)
         rams.append(session.emulator.get_ram().copy())
-    session.stop_recording()
+    session.movies.stop_recording()
     with MoviePlayer(path) as player:
         for step in player:
             assert np.array_equal(player.env.get_ram(), rams[step.index - 1])
@@ -174,10 +174,10 @@ def test_episode_recording_writes_one_movie_per_episode(session, tmp_path):
                 "reward": {"variables": {"score": {"reward": 1.0}}}}
     (session.folder / "scenario.json").write_text(json.dumps(scenario))
     folder = tmp_path / "episodes"
-    session.start_episode_recording(folder)
+    session.movies.start_episode_recording(folder)
     session.set_buttons(0, B)
     session.advance(100)
-    session.stop_recording()
+    session.movies.stop_recording()
     movies = sorted(folder.glob("*.bk2"))
     assert [m.name for m in movies][:3] == [f"StudioDemo-Genesis-Start-00000{i}.bk2" for i in range(3)]
     assert len(movies) == 4

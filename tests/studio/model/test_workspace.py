@@ -123,7 +123,7 @@ def test_commands_of_the_action_table(games):
         commands.COMMANDS["advance_one"](workspace)
         assert session.frame == 1 and session.paused
         recording = session.folder / "take.bk2"
-        session.start_recording(recording)
+        session.movies.start_recording(recording)
         assert commands.COMMANDS["stop_movie"](workspace) == f"saved {recording}" and recording.exists()
     finally:
         workspace.close()
@@ -132,10 +132,10 @@ def test_commands_of_the_action_table(games):
 def test_a_recheck_runs_off_the_calling_thread_after_the_edits_pause(demo, monkeypatch):
     session = Session(*demo)
     movie = session.folder / "take.bk2"
-    session.start_recording(movie)
+    session.movies.start_recording(movie)
     session.set_buttons(0, 1)
     session.advance(60)
-    session.stop_recording()
+    session.movies.stop_recording()
     session.close()
     RegressionSuite(session.folder).attach(movie)
     now = [0.0]

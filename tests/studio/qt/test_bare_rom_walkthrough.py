@@ -179,13 +179,13 @@ def test_bare_rom_to_a_trained_integration(qtbot, bare_rom, tmp_path):
     session.load_state("Level1")
     me.did("States dock: double-click Level1")
     episodes = session.states.workspace / "episodes"
-    session.start_episode_recording(episodes)
+    session.movies.start_episode_recording(episodes)
     me.did("Movie > Record episodes, OK", 2)
     me.play_until(lambda: me.read(PHASE) == 1 and me.read(LIVES) == 0, limit=6000)
     me.play(30)
     window.menu_actions["mark_over"].trigger()
     me.did("Ctrl+Shift+G at the game over")
-    session.stop_recording()
+    session.movies.stop_recording()
     me.did("Ctrl+.")
     box = window.scenario_editor.done_suggest
     window.scenario_dock.raise_()

@@ -22,7 +22,7 @@ def played(qtbot, tmp_path):
     that ends at a marked game over, and that game over's rule accepted."""
     window = open_window(qtbot, make_bare_nes(tmp_path))
     session, finder = window.session, window.search_tabs.from_screen
-    session.start_episode_recording(tmp_path / "episodes")
+    session.movies.start_episode_recording(tmp_path / "episodes")
     for frames in (30, 45, 80):
         hold(session, "A", frames)
         finder.shown.setText(f"{session.emulator.memory.read(SCORE, '<u2'):05d}")
@@ -32,7 +32,7 @@ def played(qtbot, tmp_path):
     while not session.emulator.read(GAME_OVER, "|u1"):
         hold(session, "A", 1)
     window.menu_actions["mark_over"].trigger()
-    session.stop_recording()
+    session.movies.stop_recording()
     box = window.scenario_editor.done_suggest
     box.suggest()
     box.accept()

@@ -27,12 +27,12 @@ def test_late_marks_are_moved_listed_trimmed_restored_and_removed_through_the_do
     window.scenario_dock.raise_()
     window.scenario_editor.show_suggest()
     box, session = window.scenario_editor.done_suggest, window.session
-    session.start_episode_recording(session.states.workspace / "episodes")
+    session.movies.start_episode_recording(session.states.workspace / "episodes")
     rng = np.random.default_rng(5)
     for late in (264, 90):  # marked on seeing GAME OVER
         play_game(session, late, rng)
         window.menu_actions["mark_over"].trigger()
-    session.stop_recording()
+    session.movies.stop_recording()
     episodes = box.episode_list
     assert episodes.listing.count() == 2 and episodes.title.text().endswith(": 2")
     lengths = [e.frames for e in episodes.rows]
@@ -76,11 +76,11 @@ def test_suggest_says_what_an_empty_episode_cannot_show(qtbot, nes):  # noqa: F8
     before the mark; the box says so in the integrator's words, not the engine's."""
     window = open_window(qtbot, nes)
     box, session = window.scenario_editor.done_suggest, window.session
-    session.start_episode_recording(session.states.workspace / "episodes")
+    session.movies.start_episode_recording(session.states.workspace / "episodes")
     session.advance(50)
     session.reset_to_start()  # Ctrl+R: that episode ended by a restart, not a game over
     window.menu_actions["mark_over"].trigger()
-    session.stop_recording()
+    session.movies.stop_recording()
     said = box.suggest()
     assert "has 1 frame (did it end right after a restart?)" in said and "mark alive moments" in said
     assert "needs at least one" not in said and "margin" not in said

@@ -36,10 +36,10 @@ def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views
     from studio.model.actions import ACTIONS
 
     session = open_session(nes)
-    session.start_recording(nes / "to-the-end.bk2")
+    session.movies.start_recording(nes / "to-the-end.bk2")
     to_game_over(session)
     session.advance(10)
-    session.stop_recording()
+    session.movies.stop_recording()
     session.close()
     RegressionSuite(nes).attach(nes / "to-the-end.bk2")  # no done yet: expected None
     window = open_window(qtbot, nes)

@@ -81,10 +81,10 @@ def test_a_script_failing_at_top_level_is_an_error_in_the_lua_tab(editor):
     editor.lua.setPlainText("function reward() return 1 end\nlocal x = nil\nx.field = 1\n")
     editor.save_lua()
     doc = editor.doc
-    assert doc.load_errors["script.lua"].line == 3 and "script.lua" not in doc.lua_errors  # it compiles
+    assert doc.live.load_errors["script.lua"].line == 3 and "script.lua" not in doc.lua_errors  # it compiles
     assert any(f.file == "script.lua" and f.level == "error" and "fails when loaded" in f.message for f in doc.findings)
     editor._show_lua_findings()
     assert editor.lua_error_line == 3
     editor.lua.setPlainText("function reward() return 1 end\n")
     editor.save_lua()
-    assert not doc.load_errors and not any("fails when loaded" in f.message for f in doc.findings)
+    assert not doc.live.load_errors and not any("fails when loaded" in f.message for f in doc.findings)

@@ -51,5 +51,5 @@ def test_record_episodes_proposes_a_folder_that_exists(qtbot, window):
     window.menu_actions["record_episodes"].trigger()
     episodes = window.session.states.workspace / "episodes"
     assert seen and episodes.is_dir() and seen[0] == str(episodes)
-    assert window.session.episodes is not None and window.session.episodes.folder == episodes
-    window.session.stop_recording()
+    assert window.session.movies.episodes is not None and window.session.movies.episodes.folder == episodes
+    window.session.movies.stop_recording()

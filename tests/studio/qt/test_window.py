@@ -61,7 +61,7 @@ def test_rewind_key(qtbot, demo):
 
 def test_record_and_stop_a_movie(qtbot, demo, tmp_path):
     window = make_window(qtbot, demo)
-    window.session.start_recording(tmp_path / "m.bk2")
+    window.session.movies.start_recording(tmp_path / "m.bk2")
     advance(window.workspace, 20)
     assert "recording" in window.status.text()
     window.command("stop_movie")()
@@ -142,11 +142,11 @@ def test_a_scenario_edit_rechecks_the_attached_movies(qtbot, demo):
     window = make_window(qtbot, demo)
     session = window.session
     movie = session.folder / "take.bk2"
-    session.start_recording(movie)
+    session.movies.start_recording(movie)
     for mask in np.random.default_rng(3).integers(0, 1 << 12, 60):
         session.set_buttons(0, int(mask) | 1)
         session.advance(1)
-    session.stop_recording()
+    session.movies.stop_recording()
     RegressionSuite(session.folder).attach(movie)
     recheck = window.workspace.recheck
     window.scenario_editor.doc.set_reward_term("score", reward=3.0)
@@ -164,11 +164,11 @@ def test_check_regression_says_why_done_fired(qtbot, demo, monkeypatch):
     window = make_window(qtbot, demo)
     session = window.session
     movie = session.folder / "take.bk2"
-    session.start_recording(movie)
+    session.movies.start_recording(movie)
     for mask in np.random.default_rng(3).integers(0, 1 << 12, 60):
         session.set_buttons(0, int(mask))
         session.advance(1)
-    session.stop_recording()
+    session.movies.stop_recording()
     RegressionSuite(session.folder).attach(movie)
     window.scenario_editor.doc.set_done_test((), "frame", op="greater-than", reference=50)
     shown: list[str] = []
