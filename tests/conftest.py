@@ -9,6 +9,7 @@ import pytest
 
 from emucore.host.corefinder import find_library, stable_retro_cores_dir
 from emucore.paths import integrations_dir
+from tests.markers import core_loads_are_marked, count_core_loads, mark_core  # noqa: F401  (an autouse fixture)
 from tests.ray_cluster import ray_cluster, ray_driver  # noqa: F401  (fixtures of the Ray tests)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,10 +37,16 @@ def airstriker_folder() -> Path | None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Under pytest-xdist (``--dist loadgroup``) the Ray tests run on one worker: they share one cluster."""
+    """Under pytest-xdist (``--dist loadgroup``) the Ray tests run on one worker: they share one cluster. The tests
+    that start a libretro core are marked ``core`` (``tests/markers.py`` says how, and checks it as they run)."""
     for item in items:
         if item.get_closest_marker("ray"):
             item.add_marker(pytest.mark.xdist_group("ray"))
+    mark_core(items)
+
+
+def pytest_configure(config):
+    count_core_loads()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -14,6 +14,7 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "ppo_retro.py"
 
 
+@pytest.mark.slow  # training
 def test_a_short_run_logs_its_episodes(tmp_path):
     pytest.importorskip("torch.utils.tensorboard")
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator

@@ -19,6 +19,8 @@ from tests.fuzz.conftest import cases_for, fuzz_settings
 from tests.fuzz.lua_programs import lua_budget_examples, lua_budget_programs
 from tests.fuzz.parsers import parsers
 
+pytestmark = pytest.mark.slow  # fuzzing: every target for seconds
+
 PARSERS = parsers()
 TOTAL_WEIGHT = sum(parser.weight for parser in PARSERS)
 SHOWN = 5

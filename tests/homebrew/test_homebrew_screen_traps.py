@@ -110,6 +110,7 @@ def message_shown(emu: Emulator) -> bool:
     return any(any(cell(screen, 10 + i, 13)) for i in range(11))
 
 
+@pytest.mark.slow  # a whole game played
 @pytest.mark.parametrize("core", NES_CORES)
 def test_nes_game_over_text_comes_225_frames_after_the_game_over(core):
     with nes(core) as emu:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from emucore import Emulator
 from emucore.assist import episode_examples, find_onsets
 from emucore.assist.done_onset import WINDOW
 from tests.emucore.assist.test_check_integration import NES, record, scoring
 
 
+@pytest.mark.slow  # long replays
 def test_late_marks_are_found_where_the_game_over_began(tmp_path):
     movies = [record(NES, tmp_path / f"late{i}", scoring, until=lambda info: info["frame"] == 900 + 236)
               for i in (1, 2)]

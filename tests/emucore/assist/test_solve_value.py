@@ -192,6 +192,7 @@ def test_a_state_of_another_core_names_the_checkpoint(genesis, nes):
         solve_value(genesis, [(nes.get_state(), 1), (genesis.get_state(), 2)])
 
 
+@pytest.mark.slow  # long play of real games
 @pytest.mark.parametrize(("game", "digits"), [("AirRaid", 6), ("MsPacman", 6), ("CrazyClimber", 4)])
 def test_real_atari_scores_match_the_shipped_integration(stable_atari, game, digits):
     """Big-endian BCD (AirRaid ``>d3``), little-endian BCD (Ms. Pac-Man ``<d3``), nibbles

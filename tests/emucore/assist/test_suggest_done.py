@@ -17,6 +17,8 @@ from emucore.assist import done_rules, episode_examples, suggest_done
 from emucore.search import Snapshot
 from tests.conftest import GENESIS_ROM, NES_ROM
 
+pytestmark = pytest.mark.slow  # long replays: games and episode movies played to their game over
+
 G_LIVES, G_GAME_OVER = 0xFF0012, 0xFF0013
 
 

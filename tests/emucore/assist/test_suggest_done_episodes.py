@@ -15,6 +15,8 @@ from emucore.operations import Operation
 from emucore.search import Snapshot
 from tests.conftest import GENESIS_ROM
 
+pytestmark = pytest.mark.slow  # long replays: episode movies played to their game over
+
 G_SCORE, G_LIVES, G_GAME_OVER = 0xFF0000, 0xFF0012, 0xFF0013
 G_B = 1 << 0
 DATA = {"info": {"score": {"address": G_SCORE, "type": ">u4"}, "lives": {"address": G_LIVES, "type": "|u1"}}}

@@ -205,6 +205,7 @@ def test_gymnasium_vector_envs():
         async_env.close()
 
 
+@pytest.mark.slow  # training
 def test_ppo_trains_on_the_env():
     sb3 = pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_util import make_vec_env

@@ -11,6 +11,8 @@ import pytest
 import emucore
 from emucore.paths import integrations_dir
 
+pytestmark = pytest.mark.slow  # stable-retro parity: the same episodes in both
+
 retro = pytest.importorskip("stable_retro")
 
 LUA_SCENARIO = {

@@ -56,6 +56,7 @@ def shaped(frame: np.ndarray, size, gray: bool) -> np.ndarray:
     return frame.reshape(frame.shape[0], frame.shape[1], -1)
 
 
+@pytest.mark.slow  # stable-retro parity
 @pytest.mark.parametrize(("game", "skip", "pool", "size", "gray"), [
     ("StudioDemo-Genesis", 4, True, (84, 84), True),
     ("StudioDemo-Genesis", 3, False, None, False),

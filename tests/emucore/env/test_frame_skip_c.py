@@ -78,6 +78,7 @@ def play(game: str, skip: int, pool: bool, frames: int, *, need_mid_skip_done: b
     return calls
 
 
+@pytest.mark.slow  # long replays
 @pytest.mark.parametrize("skip", [2, 3, 4, 5])
 @pytest.mark.parametrize("game", ["StudioDemo-Genesis", "StudioDemo-Nes"])
 def test_episodes_that_end_are_the_same_as_frame_by_frame(game, skip):
@@ -86,6 +87,7 @@ def test_episodes_that_end_are_the_same_as_frame_by_frame(game, skip):
     play(game, skip, skip % 2 == 1, 300, need_mid_skip_done=False)
 
 
+@pytest.mark.slow  # long replays
 @pytest.mark.parametrize(("skip", "sticky"), [(1, 0.5), (2, 0.25), (4, 0.5)])
 @pytest.mark.parametrize("game", ["StudioDemo-Genesis", "StudioDemo-Nes"])
 def test_sticky_frames_are_the_same_as_frame_by_frame(game, skip, sticky):

@@ -34,6 +34,7 @@ def our_env(game: str, frames: int, sticky: float, limit: int | None, **kwargs):
                         frame_skip=frames, max_pool=False, sticky_prob=sticky, max_episode_steps=limit, **kwargs)
 
 
+@pytest.mark.slow  # stable-retro parity
 @pytest.mark.parametrize(("game", "frames", "sticky", "limit"), [
     ("StudioDemo-Genesis", 4, 0.25, None),
     ("StudioDemo-Genesis", 1, 0.5, 150),

@@ -19,6 +19,8 @@ from emucore.env import RetroVectorEnv
 from emucore.errors import EmulatorBusyError, EmulatorClosedError
 from emucore.libretro.native_batch import NativeBatch
 
+pytestmark = pytest.mark.slow  # races: threads run against a stepping batch for seconds
+
 GAME = "StudioDemo-Genesis"
 TRIALS = 12
 

@@ -68,6 +68,7 @@ def test_same_constructs_of_reasonable_size_compile(construct: str) -> None:
     assert lua.call("f") == 1.0
 
 
+@pytest.mark.slow  # pathological sources compiled
 @pytest.mark.parametrize("construct", CONSTRUCTS, ids=list(CONSTRUCTS))
 def test_the_price_bounds_the_compile_time(construct: str) -> None:
     """Soundness: the largest chunk of each construct the price lets through compiles in well under the
@@ -128,6 +129,7 @@ def test_compiling_counts_against_the_cpu_time_net() -> None:
         lua.call("f")
 
 
+@pytest.mark.slow  # pathological sources compiled
 def test_pricing_a_long_script_file_is_not_the_scripts_time() -> None:
     """A plain 3.4 MB script (under the 4 MiB cap) is walked whole to be priced, which takes longer than
     LuaJIT's own compiling: that is the host's work, not the load's 1 s."""

@@ -167,6 +167,7 @@ def test_call_that_runs_out_of_memory_with_garbage_only(tmp_path: Path) -> None:
     assert lines["step1"] == "ok 3.0" and lines["step2"] == "ok 4.0"
 
 
+@pytest.mark.slow  # a source at the size cap compiled
 def test_source_too_big_for_the_cap_is_an_error() -> None:
     """lupa pushes a source outside any protected call: one beyond the cap must be refused before."""
     child = ("from emucore.lua import LuaScripts\nsource = 'x = 1 ' * 4_000_000\n"

@@ -23,6 +23,8 @@ from emucore.movie.take import CHECK_FRAMES
 from tests.conftest import NES_ROM
 from tests.emucore.movie import Recording, entries, record_with_env
 
+pytestmark = pytest.mark.slow  # recording processes started, ended and killed
+
 GAME = "StudioDemo-Nes"
 SEED = 5
 STEPS = 300

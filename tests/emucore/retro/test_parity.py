@@ -9,6 +9,8 @@ import pytest
 from emucore import Emulator
 from emucore.paths import integrations_dir
 
+pytestmark = pytest.mark.slow  # stable-retro parity: step by step in both
+
 retro = pytest.importorskip("stable_retro")
 
 CASES = [

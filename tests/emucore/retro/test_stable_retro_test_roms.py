@@ -28,6 +28,8 @@ from tests.emucore.retro.stable_retro_trace import (
     trace,
 )
 
+pytestmark = pytest.mark.slow  # stable-retro parity: the test ROMs played in both
+
 ROMS = ROOT.parent / "shared" / "stable-retro-test-roms"
 STEPS = 2000
 FIELDS = ["observation", "RAM", "reward", "info", "terminated", "truncated"]

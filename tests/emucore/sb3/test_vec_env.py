@@ -232,6 +232,7 @@ def test_close_closes_the_emulators(opened):
         venv.step(np.zeros((2, 12), dtype=np.int8))
 
 
+@pytest.mark.slow  # training
 def test_ppo_learns_on_it(opened):
     venv = RetroVecEnv(GAME, 2, **ATARI_LIKE)
     opened.append(venv)

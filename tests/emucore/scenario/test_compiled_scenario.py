@@ -277,6 +277,7 @@ def emulate(rng, emu: Emulator, fast: Evaluator, slow: Evaluator, spaces: list[A
     return rewarded
 
 
+@pytest.mark.slow  # fuzzing: random scenarios
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("system", ["genesis", "nes"])
 def test_random_scenarios(system, seed):

@@ -82,6 +82,7 @@ def test_nes_score(nes):
     assert all(c.value == 1127 for c in s.candidates)
 
 
+@pytest.mark.core  # the emulator is a fixture named by the parameter
 @pytest.mark.parametrize("game, lives", [("genesis", GENESIS_LIVES), ("nes", NES_LIVES)])
 def test_lives_by_waiting(game, lives, request):
     """Four refinements: unchanged (frame 200), decreased-by 1 (310), unchanged (500), decreased-by 1 (610)."""

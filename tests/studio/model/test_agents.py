@@ -124,6 +124,7 @@ def test_brute_keeps_and_replays_its_best(tmp_path):
     assert len(set(explored.returns)) > 1
 
 
+@pytest.mark.slow  # Stable-Baselines3
 def test_policy_agent(tmp_path):
     pytest.importorskip("stable_baselines3")
     from stable_baselines3 import PPO
@@ -165,6 +166,7 @@ def test_a_run_writes_its_tensorboard_log(tmp_path):
 # ---- the sanity agent and the flags on real play ----
 
 
+@pytest.mark.slow  # long runs of the agent
 @pytest.mark.parametrize("game", GAMES)
 def test_sanity_agent_never_presses_start_or_select(game, tmp_path):
     # a scenario whose action set lets START (and SELECT, on the NES) through: the random agent sends them
@@ -216,6 +218,7 @@ def test_idle_play_is_said_to_do_nothing(tmp_path):
     assert "though the game moved" in moving.summary
 
 
+@pytest.mark.slow  # long runs of the agent
 def test_done_at_the_first_death_is_an_early_end(tmp_path):
     first = scenario(tmp_path, "first", FIRST_DEATH, SCORE)
     report = run_episodes("StudioDemo-Nes", scenario=first, agent=RandomAgent(0), episodes=2, max_steps=4500)

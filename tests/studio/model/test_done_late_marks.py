@@ -9,6 +9,7 @@ onset there is an earlier death, not the game over, and the game still answers t
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from emucore.assist.done_onset import MovieStates, answers_controller
 from emucore.movie import Movie
@@ -16,6 +17,8 @@ from emucore.search.movies import MaskReplay, movie_masks, movie_start
 from studio.model.scenario.done_marks import DoneMarks
 from tests.studio.model.test_done_marks import open_session
 from tests.studio.model.test_done_play import bare  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.slow  # long replays: whole games played to their game over
 
 GAME_OVER, LIVES, REST = 0x12, 0x13, 0x33
 

@@ -81,6 +81,7 @@ def first_termination(env, limit: int = 3000) -> tuple[int, dict] | None:
         env.close()
 
 
+@pytest.mark.slow  # long replays
 def test_marked_moments_give_a_rule_that_ends_the_env_at_the_game_over(nes):
     session = open_session(nes)
     marks = DoneMarks(session)
@@ -101,6 +102,7 @@ def test_marked_moments_give_a_rule_that_ends_the_env_at_the_game_over(nes):
     assert info["frame"] == 900 and info["gameover"] == 1  # the README's game over, not a frame earlier
 
 
+@pytest.mark.slow  # long replays
 def test_the_preview_shows_where_a_rule_fires_on_each_regression_movie(tmp_path):
     """A movie attached under the shipped rule (lives equal 0): a rule from too few alive marks
     (the timer's reload value) fires early; the one from well-chosen marks where it is expected."""
@@ -159,6 +161,7 @@ def test_marks_survive_a_restart_and_a_bad_index_is_set_aside(nes):
     again.close()
 
 
+@pytest.mark.slow  # long replays
 def test_an_unreadable_mark_is_set_aside_and_the_others_are_used(nes):
     session = open_session(nes)
     marks = DoneMarks(session)
@@ -203,6 +206,7 @@ def test_bad_cases_say_what_to_do(nes):
     session.close()
 
 
+@pytest.mark.slow  # long replays
 def test_episode_movies_of_the_session_are_examples(tmp_path):
     """Episodes recorded under the shipped rule (lives equal 0) end at the game over; the one
     being recorded is left out."""

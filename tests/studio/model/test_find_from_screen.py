@@ -58,6 +58,7 @@ def test_checkpoints_and_labels_survive_a_restart_and_bad_files_are_set_aside(ba
     assert check_shown(" 0120") == "0120"
 
 
+@pytest.mark.slow  # long play of a real game
 def test_pong_score_from_the_screen(tmp_path):
     """A real game: Pong (ale-py's ROM), the score read off as stable-retro's integration defines it."""
     from bench.atari_games import ale_rom, stable_data

@@ -25,6 +25,8 @@ from studio.model.play.session import Session
 from studio.model.search.search_book import proposed_name
 from studio.model.settings import Settings
 
+pytestmark = pytest.mark.slow  # a walkthrough that trains an agent
+
 SCORE, LIVES, PHASE = (16712270, ">u4"), (16712282, ">u2"), (16712294, ">u2")
 HI_SCORE = 0xFF0234  # "Hi: 20", found beside the score while the first game lasts
 

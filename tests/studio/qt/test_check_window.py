@@ -57,6 +57,7 @@ def test_a_sound_integration_checks_out_and_the_check_is_beside_export(played):
     assert dialog.tree.topLevelItemCount() == len(check.rows)
 
 
+@pytest.mark.slow  # long replays
 def test_a_wrong_multiplier_and_an_early_done_are_rows_to_act_on(played):
     from studio.qt.scenario.integration_check_dialog import CheckDialog, run_check
 

@@ -8,6 +8,7 @@ at $12 becomes 1; nothing but START answers after it).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from studio.model.scenario.done_rule import group_neighbours
@@ -20,6 +21,7 @@ def click(qtbot, button) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+@pytest.mark.slow  # long replays
 def test_late_marks_are_moved_listed_trimmed_restored_and_removed_through_the_done_tab(qtbot, nes):  # noqa: F811
     window = open_window(qtbot, nes)
     window.resize(1280, 860)

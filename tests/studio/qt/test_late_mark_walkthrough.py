@@ -10,6 +10,8 @@ $35); the game then ignores every button but START.
 
 from __future__ import annotations
 
+import pytest
+
 import emucore
 from studio.model.export import export_integration
 from tests.studio.model.test_find_from_screen import make_bare_nes
@@ -19,6 +21,7 @@ from tests.studio.qt.test_states_panel import accept_the_folder_dialog
 FRAME, GAME_OVER, OVER_DELAY, SCORE, TOP = 0x10, 0x12, 0x35, 0x20, 0x08
 
 
+@pytest.mark.slow  # a walkthrough
 def test_a_bare_rom_with_late_marks_to_a_checked_export_and_a_working_agent_run(qtbot, tmp_path):
     from PySide6.QtCore import Qt
 

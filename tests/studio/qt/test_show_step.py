@@ -49,6 +49,7 @@ def test_a_bad_show_is_an_argparse_error(args, said, capsys):
     assert exit_.value.code == 2 and said in capsys.readouterr().err
 
 
+@pytest.mark.slow  # every step of the walkthrough
 def test_every_step_pictures_something_else_and_leaves_the_users_folders_alone(tmp_path):
     settings = config_dir() / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import emucore
 from studio.model.export import export_integration
 from tests.studio.model.test_find_from_screen import make_bare_nes
@@ -19,6 +21,7 @@ from tests.studio.qt.test_find_from_screen import open_window
 FRAME, GAME_OVER, LIVES, SCORE, BONUS, HUD_BUF = 0x10, 0x12, 0x13, 0x20, 0x30, 0x40
 
 
+@pytest.mark.slow  # a walkthrough
 def test_the_trap_game_from_scratch_to_a_correct_checked_integration(qtbot, tmp_path):
     window = open_window(qtbot, make_bare_nes(tmp_path))
     session, finder = window.session, window.search_tabs.from_screen
