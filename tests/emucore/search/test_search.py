@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from emucore import Emulator
 from emucore.datatypes import parse_type
 from emucore.host.memory import AddressSpace, Block
 from emucore.search import DEFAULT_TYPES, OPS, MemorySearch, Snapshot, search_type, system_types
+from emucore.search.decode import BulkDecoder
 from tests.conftest import GENESIS_ROM, NES_ROM
 
 ODD_TYPES = ("|u1", "|i1", "|d1", "|n1", ">u3", "<i3", "><u4", "<>d4", ">=n4", "<i8", ">u8", "<=i4",
@@ -264,19 +267,47 @@ def test_start_with_a_value_and_default_types():
     assert MemorySearch(emu).types == DEFAULT_TYPES  # no descriptor types: the built-in 44
 
 
-def test_refinement_speed_128k_all_types():
-    """A loose bound (the benchmark, bench/bench_search.py, measures it properly)."""
-    import time
+def test_refinements_decode_only_what_they_compare(monkeypatch):
+    """The work of refinements over 128 KiB with every type, counted (their speed is bench/bench_search.py's).
+    A search decodes its start snapshot once, each byte layout once (the types of one layout, signed or not,
+    share it), and no refinement decodes it again. Unchanged compares bytes and decodes nothing; a few changed
+    bytes decode the values over them only; most bytes changed, or a comparison with a value, decode each
+    layout of the new snapshot once."""
+    full: collections.Counter = collections.Counter()  # (snapshot, byte layout) -> full decodes
+    gathered: list[int] = []  # values decoded one at a time
+    compose, gather = BulkDecoder._compose, BulkDecoder.gather
 
+    def counted_compose(self, kind, width, order):
+        full[(id(self.buf), kind, width, order)] += 1
+        return compose(self, kind, width, order)
+
+    def counted_gather(self, kind, width, order, positions, digits=None):
+        gathered.append(len(positions))
+        return gather(self, kind, width, order, positions, digits)
+
+    monkeypatch.setattr(BulkDecoder, "_compose", counted_compose)
+    monkeypatch.setattr(BulkDecoder, "gather", counted_gather)
     emu = FakeEmulator([(0xFF0000, 128 * 1024)], ("=", ">", 2), seed=4)
-    worst = 0.0
-    for op, value, fraction in [("unchanged", None, 0.01), ("increased", None, 0.1), ("less-than", 1000, 0.0)]:
-        s = MemorySearch(emu, DEFAULT_TYPES)
-        emu.scramble(fraction)
-        began = time.perf_counter()
-        s.refine(op, value)
-        worst = max(worst, time.perf_counter() - began)
-    assert worst < 0.1
+    layouts = {search_type(t).key for t in DEFAULT_TYPES}
+
+    def refine(op: str, value: int | None, change) -> set:
+        """The snapshots the refinement decoded in full (the start's decodes are counted, not returned)."""
+        full.clear()
+        search = MemorySearch(emu, DEFAULT_TYPES)
+        started = set(full)
+        assert len(layouts) < len(started) < 2 * len(layouts)  # with the halves the wider layouts are made of
+        change()
+        gathered.clear()
+        search.refine(op, value)
+        assert max(full.values()) == 1
+        return {snapshot for snapshot, *_ in set(full) - started}
+
+    assert refine("unchanged", None, lambda: emu.scramble(0.01)) == set() and not gathered
+    few = np.array([10, 5000, 90000])
+    assert refine("increased", None, lambda: np.add.at(emu.arrays[0], few, 1)) == set()
+    assert 0 < sum(gathered) <= 2 * len(DEFAULT_TYPES) * len(few) * 8  # the values over those 3 bytes
+    assert len(refine("increased", None, lambda: emu.scramble(0.1))) == 1
+    assert len(refine("less-than", 1000, lambda: emu.scramble(0.0))) == 1 and not gathered
 
 
 def test_big_memory_few_or_many_changes_against_an_oracle():
