@@ -1,5 +1,6 @@
-/* The compiled scenario evaluator: see evaluate.h. Every step mirrors emucore/gamedata.py's Python:
- * DataType.decode for the reads, Term.apply/Term.value for the terms, GameData._node for the tree. */
+/* The compiled scenario evaluator: see evaluate.h. Every step mirrors the Python evaluator's: DataType.decode
+ * (emucore/datatypes.py) for the reads, Term.apply/Term.value (emucore/scenario/model.py) for the terms,
+ * Evaluator._node (emucore/scenario/evaluator.py) for the tree. */
 #include "evaluate.h"
 
 #include <stddef.h>

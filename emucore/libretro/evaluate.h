@@ -1,7 +1,7 @@
 /* A scenario compiled for one address space: stable-retro's per-frame reward and done evaluation in C.
  *
- * emucore.compiled_scenario builds the program from a GameData (emucore/gamedata.py, the reference
- * evaluator it must match bit for bit); emucore.libretro.evaluator packs it into these structs.
+ * emucore.scenario.compiled builds the program from an Evaluator (emucore/scenario/evaluator.py, the reference
+ * evaluator it must match bit for bit); emucore.libretro.native_evaluator packs it into these structs.
  */
 #ifndef EMU_EVALUATE_H
 #define EMU_EVALUATE_H
