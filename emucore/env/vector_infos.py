@@ -46,13 +46,15 @@ def batched_infos(rows: Rows, num_envs: int, add_info: Callable[[dict, dict, int
         present, columns = rows.present, rows.columns
         if not present.any():
             return {}
-        everyone = bool(present.all())
-        if not everyone:
+        if present.all():
+            masks = np.ones(columns.shape, dtype=np.bool_)  # one array: each key's mask is a row of it
+        else:
             columns = columns * present
+            masks = np.broadcast_to(present, columns.shape).copy()
         merged: dict[str, np.ndarray] = {}
-        for name, column in zip(rows.names, columns):
+        for name, column, mask in zip(rows.names, columns, masks):
             merged[name] = column
-            merged[f"_{name}"] = np.ones(len(present), dtype=np.bool_) if everyone else present.astype(np.bool_)
+            merged[f"_{name}"] = mask
         return merged
     keys = rows[0].keys() if rows else {}.keys()
     if all(info.keys() == keys for info in rows) and all(

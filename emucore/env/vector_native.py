@@ -317,7 +317,7 @@ class BatchStepper:
         finals = batch.final if whole else batch.final[ids]
         present = batch.has_info if whole else batch.has_info[ids]
         columns = InfoColumns(self._names or [], (batch.values if whole else batch.values[ids]).T[self._positions],
-                              present.astype(np.bool_))
+                              present if present.dtype == np.bool_ else present.astype(np.bool_))
         if not python and not finals.any():
             return columns
         infos = columns.dicts()
