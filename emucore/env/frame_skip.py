@@ -10,7 +10,7 @@ with probability p (drawn from ``env.np_random``, seeded by ``reset(seed=)``, on
 an episode), the new one from the second frame on. All of it is done in C on the frames that are observed; the frames
 in between are never converted. Where the scenario is compiled and no movie is recording, the k frames,
 their evaluations, the reward sum and the frame held for pooling are one call into C as well
-(``GameData.update_frames``); the per-frame loop takes over after a frame that moved memory. Differences
+(``Evaluator.update_frames``); the per-frame loop takes over after a frame that moved memory. Differences
 from those wrappers, on purpose:
 
 - An episode that ends before the k-th frame observes its last frame alone (the wrappers pool it

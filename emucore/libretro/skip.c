@@ -1,5 +1,5 @@
-/* See skip.h. The order of work is RetroEnv._step_frames's (emucore/env/retro_env.py) with
- * Emulator.step() then GameData.update_ram() for each frame, which the tests compare it with. */
+/* See skip.h. The order of work is Stepper.frames_after's (emucore/env/stepping.py) with
+ * Emulator.step() then Evaluator.update_ram() for each frame, which the tests compare it with. */
 #include "skip.h"
 
 #include <string.h>

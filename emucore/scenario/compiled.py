@@ -47,7 +47,7 @@ class CannotCompile(Exception):
 
 
 class CompiledValues(Mapping[str, int]):
-    """The values of the mapped variables at the last evaluation (GameData's ``_values``)."""
+    """The values of the mapped variables at the last evaluation (the Evaluator's ``_values``)."""
 
     def __init__(self, names: Sequence[str], mapped: Sequence[int], values: np.ndarray):
         self._index = {names[i]: i for i in mapped}
@@ -81,13 +81,13 @@ class CompiledValues(Mapping[str, int]):
         return values
 
     def copy(self) -> dict[str, int]:
-        """The info dict's variables, in data.json order (as GameData reads them)."""
+        """The info dict's variables, in data.json order (as the Evaluator reads them)."""
         values = self._values if self._pick is None else self._values[self._pick]
         return dict(zip(self._names, values.tolist()))  # zip stops at the names (values has 1 at least)
 
 
 class CompiledScenario:
-    """One GameData's program: bind it to the current address space, then ``run()`` each frame."""
+    """One Evaluator's program: bind it to the current address space, then ``run()`` each frame."""
 
     def __init__(self, variables: Mapping[str, VariableLike], scenario: Scenario,
                  scored: Sequence[tuple[int, RewardSpec]], delta_names: Sequence[str]):
@@ -184,7 +184,7 @@ class CompiledScenario:
 
     def run(self, rewards: list[float], totals: list[np.float32]) -> bool:
         """One evaluation over the bound memory: done; each scored player's reward (a float32 value)
-        is written into ``rewards`` and added to its ``totals`` entry in float32 (GameData's lists)."""
+        is written into ``rewards`` and added to its ``totals`` entry in float32 (the Evaluator's lists)."""
         odd = self._take(totals)
         done = self._native.run()
         self._give(rewards, totals, odd)
@@ -222,7 +222,7 @@ class CompiledScenario:
                    switch: Sequence[int] | None = None) -> None:
         """Up to ``frames`` frames run, each evaluated as by ``run()``, in one call into C (see
         NativeEvaluator.run_frames, which says what ``switch`` is); then ``ran()`` says what ran, and ``give()``
-        hands the last evaluated frame's rewards and the totals to GameData's lists. Either, even after an
+        hands the last evaluated frame's rewards and the totals to the Evaluator's lists. Either, even after an
         exception."""
         self._native.run_frames(session, frames, hold, switch=switch)
 
@@ -258,14 +258,14 @@ class CompiledScenario:
         return self._slot_of_player.get(player, -1)
 
     def delta(self, name: str) -> int:
-        """``name``'s delta at the last evaluation (0 without one before it), as GameData.measure."""
+        """``name``'s delta at the last evaluation (0 without one before it), as Evaluator.measure."""
         slot = self._slot_of.get(name)
         native = self._native
         if slot is None or not native.had[slot]:
             return 0
         return int(native.last[slot]) - int(native.before[slot])
 
-    # ---- the delta history, to and from GameData's ``_now`` ----
+    # ---- the delta history, to and from the Evaluator's ``_now`` ----
 
     def snapshot(self) -> dict[str, int]:
         native = self._native

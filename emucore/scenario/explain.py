@@ -74,7 +74,7 @@ def _test_reason(name: str, term: Term, key: str, prefix: str, measure: Measure)
 
 
 def _node_reasons(node: DoneNode, path: tuple[str, ...], measure: Measure) -> list[DoneReason] | None:
-    """The reasons ``node`` is true, or None when it is false (``GameData._node``'s logic)."""
+    """The reasons ``node`` is true, or None when it is false (``Evaluator._node``'s logic)."""
     key = done_key(path)
     prefix = f"{'.'.join(path)}: " if path else ""
     if node.condition == "all":

@@ -1,4 +1,4 @@
-"""A frame-skipping step's frames run in one call into C (GameData.update_frames, skip.c) against the
+"""A frame-skipping step's frames run in one call into C (Evaluator.update_frames, skip.c) against the
 per-frame Python loop with the Python evaluator: the same observations, rewards, flags, info, totals,
 frame counters and deltas, step after step and episode after episode."""
 
@@ -30,7 +30,7 @@ def state_of(env, step: tuple) -> tuple:
 
 
 class Calls:
-    """What GameData.update_frames returned, per call (None: not compiled)."""
+    """What Evaluator.update_frames returned, per call (None: not compiled)."""
 
     def __init__(self, env):
         self.runs: list[Any] = []
