@@ -1,6 +1,6 @@
 """The studio's commands that need no dialog, as functions of the workspace. No Qt.
 
-The action table (:mod:`studio.model.actions`) names each command; the window looks a name up here first,
+The menu table (:mod:`studio.model.menus`) names each command; the window looks a name up here first,
 then among the Qt-only commands (:mod:`studio.qt.commands`: file dialogs, message boxes). What a command
 changes is told by the models' events, so none of these returns anything a view must show, except the
 line for the status bar where one says what was done.
@@ -88,4 +88,4 @@ COMMANDS: dict[str, Callable[[Workspace], str | None]] = {
     "hard_reset": hard_reset,
     "stop_movie": stop_movie,
 }
-"""The action table's handler names that are commands of the workspace."""
+"""The menu table's commands that are functions of the workspace."""

@@ -1,6 +1,6 @@
 """The studio's commands that need Qt: file dialogs, input dialogs and message boxes.
 
-Each is a function of the main window, named by the action table (:mod:`studio.model.actions`); what
+Each is a function of the main window, named by the menu table (:mod:`studio.model.menus`); what
 they do to the game goes through the workspace and its models. The commands that need no dialog are
 functions of the workspace, in :mod:`studio.model.commands`.
 """
@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 from emucore.errors import EmucoreError
 from emucore.integration import STATE_SUFFIX
 from studio.model import commands as workspace_commands
-from studio.model.actions import ACTIONS, REWIND_KEY
-from studio.model.play.bindings import key_map
+from studio.model.menus import MENU_ITEMS
+from studio.model.play.bindings import REWIND_KEY, key_map
 
 if TYPE_CHECKING:
     from studio.qt.main_window import MainWindow
@@ -198,7 +198,7 @@ def check_integration(window: MainWindow) -> None:
 
 
 def run_agent(window: MainWindow) -> None:
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
 
     window.session.set_paused(True)
     AgentDialog(window.session.folder, window.session.state_name, window, settings=window.settings).exec()
@@ -257,7 +257,7 @@ def mark_game_over(window: MainWindow) -> None:
 # ---- help ----
 
 def show_shortcuts(window: MainWindow) -> None:
-    rows = [f"{spec.shortcut or '-'}\t{spec.title.replace('&', '')}" for spec in ACTIONS]
+    rows = [f"{item.shortcut or '-'}\t{item.title.replace('&', '')}" for item in MENU_ITEMS]
     rows += [f"{REWIND_KEY.title()} (hold)\tRewind", "F1-F10\tLoad a quick slot", "Shift+F1-F10\tSave a quick slot"]
     QMessageBox.information(window, "Keyboard shortcuts", "\n".join(rows))
 

@@ -1,5 +1,5 @@
 """The main window: a composition root. It shows the workspace's game, makes the docks of ``DOCKS`` and the
-menus of the action table, and runs the frame tick; behaviour lives in ``studio.model`` (the workspace, its
+menus of the menu table, and runs the frame tick; behaviour lives in ``studio.model`` (the workspace, its
 models and commands) and the Qt-only commands in :mod:`studio.qt.commands`."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
     # ---- construction ----
 
     def command(self, name: str) -> Callable[[], None]:
-        """What the action table's handler ``name`` runs (see :mod:`studio.qt.menus`)."""
+        """What the menu table's command ``name`` runs (see :mod:`studio.qt.menus`)."""
         return menus.command(self, name)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)

@@ -1,6 +1,6 @@
-"""The menu bar, made from the action table: one QAction per entry, triggering its command.
+"""The menu bar, made from the menu table (:mod:`studio.model.menus`): one QAction per item, triggering its command.
 
-A handler name of the table is a workspace command (:data:`studio.model.commands.COMMANDS`, whose status line
+A command named by the table is a workspace command (:data:`studio.model.commands.COMMANDS`, whose status line
 the window shows) or else a Qt-only command of :mod:`studio.qt.commands`.
 """
 
@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from studio.model.actions import ACTIONS
 from studio.model.commands import COMMANDS
+from studio.model.menus import MENU_ITEMS
 from studio.qt import commands
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def command(window: MainWindow, name: str) -> Callable[[], None]:
-    """What the action table's handler ``name`` runs in ``window``."""
+    """What the menu table's command ``name`` runs in ``window``."""
     if name in COMMANDS:
         workspace_command = COMMANDS[name]
 
@@ -35,20 +35,20 @@ def command(window: MainWindow, name: str) -> Callable[[], None]:
 
 
 def build_menus(window: MainWindow) -> tuple[dict[str, QAction], QMenu]:
-    """The menus of ``window`` from the action table, the docks' toggles under View; the actions by id, and
+    """The menus of ``window`` from the menu table, the docks' toggles under View; the actions by id, and
     the "Open recent" menu."""
     menus: dict[str, QMenu] = {}
     actions: dict[str, QAction] = {}
-    for spec in ACTIONS:
-        menu = menus.get(spec.menu) or window.menuBar().addMenu(spec.menu)
-        menus[spec.menu] = menu
-        action = QAction(spec.title, window)
-        if spec.shortcut:
-            action.setShortcut(QKeySequence(spec.shortcut))
-        action.setCheckable(spec.checkable)
-        action.triggered.connect(command(window, spec.handler))
+    for item in MENU_ITEMS:
+        menu = menus.get(item.menu) or window.menuBar().addMenu(item.menu)
+        menus[item.menu] = menu
+        action = QAction(item.title, window)
+        if item.shortcut:
+            action.setShortcut(QKeySequence(item.shortcut))
+        action.setCheckable(item.checkable)
+        action.triggered.connect(command(window, item.command))
         menu.addAction(action)
-        actions[spec.id] = action
+        actions[item.id] = action
     for dock in window.docks.docks.values():
         menus["&View"].addAction(dock.toggleViewAction())
     menus["&File"].insertAction(actions["quit"], actions["check_integration"])  # beside Export

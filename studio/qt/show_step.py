@@ -239,7 +239,7 @@ def _export(stager: Stager) -> QWidget:
 
 def _agent(stager: Stager) -> QWidget:
     """Tools > Run agent, with its default agent (sanity) run once to the end."""
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
 
     window = stager.window
     stager.type_scores()  # the run's return is then weighed against the score typed

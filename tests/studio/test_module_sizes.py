@@ -37,7 +37,7 @@ def test_the_main_window_only_composes():
 def test_feature_folders_pair_up():
     """Each feature has a folder of models and one of views, and each view module is named after a model."""
     package = Path(studio.__file__).parent
-    for feature in ("play", "variables", "search", "scenario"):
+    for feature in ("play", "variables", "search", "scenario", "agents"):
         models = {p.stem for p in (package / "model" / feature).glob("*.py")} - {"__init__"}
         views = {p.stem for p in (package / "qt" / feature).glob("*.py")} - {"__init__"}
         assert models and views, feature

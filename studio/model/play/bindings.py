@@ -6,6 +6,10 @@ from emucore.host.emulator import PLAYERS
 from emucore.systems import System
 from studio.model.settings import Settings
 
+# Held, not triggered: the game view handles these keys itself (the menus' shortcuts: studio.model.menus).
+REWIND_KEY = "BACKSPACE"
+SLOT_KEYS = tuple(f"F{n}" for n in range(1, 11))  # load; with Shift: save
+
 
 def bindings_for(system: System, settings: Settings) -> list[dict[str, str]]:
     """Per player, button name -> key name. Player 1 starts from the system's defaults."""

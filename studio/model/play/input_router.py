@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from emucore.host.emulator import PLAYERS
-from studio.model.actions import REWIND_KEY, SLOT_KEYS
+from studio.model.play.bindings import REWIND_KEY, SLOT_KEYS
 
 if TYPE_CHECKING:
     from studio.model.play.session import Session

@@ -20,7 +20,8 @@ from emucore.errors import EmulatorClosedError
 from emucore.host.emulator import Emulator
 
 BYTES_PER_ROW = 16
-DEFAULT_TYPES = ("|u1", "|i1", "|d1", ">u2", "<u2", ">i2", "<i2", ">u4", "<u4", ">i4", "<i4",
+# the types the RAM viewer and the variables dock offer where the system lists none (System.types)
+RAM_VIEW_TYPES = ("|u1", "|i1", "|d1", ">u2", "<u2", ">i2", "<i2", ">u4", "<u4", ">i4", "<i4",
                  ">d2", ">d4", "<d4", ">n4")
 REFRESH_HZ = 30.0
 MAX_AGE = 1 << 30
@@ -183,7 +184,7 @@ class Ram:
     @property
     def types(self) -> tuple[str, ...]:
         """The system's search types, or a default list covering both byte orders."""
-        return tuple(self.emulator.system.types or DEFAULT_TYPES)
+        return tuple(self.emulator.system.types or RAM_VIEW_TYPES)
 
     def reload_regions(self) -> None:
         """Lists the regions again (a core may map other memory after a reset or a state load)."""

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from studio.model.events import Connections
 from studio.model.variables.provenance import Provenance
-from studio.model.variables.ram import DEFAULT_TYPES, parse_number
+from studio.model.variables.ram import RAM_VIEW_TYPES, parse_number
 from studio.model.variables.watch import Watch
 from studio.model.workspace import Workspace
 from studio.qt.delegates import ChoiceDelegate
@@ -250,7 +250,7 @@ class VariablesPanel(QWidget):
     # ---- session wiring ----
 
     def _types(self) -> tuple[str, ...]:
-        return tuple(self.watch.session.system.types or DEFAULT_TYPES)
+        return tuple(self.watch.session.system.types or RAM_VIEW_TYPES)
 
     def _attach(self) -> None:
         self._connections.connect(self.watch.session.events.frame, self._throttle.request)

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from emucore.rollout import EpisodeResult
-from studio.model.agent_flags import (
+from studio.model.agents.agent_flags import (
     EARLY_SECONDS,
     SPIKE_RATIO,
     checks_passed,
     checks_skipped,
     scenario_flags,
 )
-from studio.model.sanity_agent import run_summary
+from studio.model.agents.sanity_agent import run_summary
 from studio.model.search.plausibility import Plausibility, plausibility_of
 
 LIVES_0 = "lives == 0 (is 0)"

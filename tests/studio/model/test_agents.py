@@ -11,7 +11,7 @@ import pytest
 
 from emucore.env import replay
 from emucore.paths import integrations_dir
-from studio.model.agents import (
+from studio.model.agents.agent_run import (
     SANITY,
     BruteAgent,
     IdleAgent,
@@ -130,7 +130,7 @@ def test_policy_agent(tmp_path):
     from stable_baselines3 import PPO
 
     import emucore
-    from studio.model.agents import PolicyAgent, algo_of
+    from studio.model.agents.agent_run import PolicyAgent, algo_of
 
     env = emucore.make("StudioDemo-Nes", obs_type=emucore.Observations.RAM,
                        use_restricted_actions=emucore.Actions.DISCRETE, inttype=emucore.data.Integrations.ALL)

@@ -7,7 +7,7 @@ import pytest
 
 import emucore
 from emucore import data
-from studio.model.agents import BruteAgent, RandomAgent, run_episodes
+from studio.model.agents.agent_run import BruteAgent, RandomAgent, run_episodes
 from studio.model.play.session import Session
 
 

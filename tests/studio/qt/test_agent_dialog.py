@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from emucore.env import replay
 from emucore.paths import integrations_dir
-from studio.model.agents import SANITY
+from studio.model.agents.agent_run import SANITY
 from tests.studio.model.test_agents import (
     FIRST_DEATH,
     FRAME_50,
@@ -21,7 +21,7 @@ from tests.studio.model.test_agents import (
 
 
 def test_dialog_runs_on_a_worker(qtbot, tmp_path):
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
 
     short = scenario(tmp_path, "short", FRAME_50, SCORE)
     dialog = AgentDialog(integrations_dir() / "StudioDemo-Nes", None, None, scenario=short)
@@ -49,7 +49,7 @@ def test_dialog_runs_on_a_worker(qtbot, tmp_path):
 
 
 def test_dialog_shows_the_new_flags_and_the_checks(qtbot, tmp_path):
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
 
     folder = wide_score_copy(tmp_path)
     type_the_score(folder)
@@ -74,7 +74,7 @@ def test_dialog_shows_the_new_flags_and_the_checks(qtbot, tmp_path):
 
 
 def test_dialog_says_what_was_checked_when_no_flag_fires(qtbot):
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
 
     dialog = AgentDialog(integrations_dir() / "StudioDemo-Nes", None, None)
     qtbot.addWidget(dialog)

@@ -18,9 +18,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from emucore.paths import integrations_dir
-from studio.model.agents import SANITY, RunChoices, SanityAgent, run_episodes
+from studio.model.agents.agent_run import SANITY, RunChoices, SanityAgent, run_episodes
 from studio.model.settings import Settings
-from studio.qt.agent_dialog import AgentDialog
+from studio.qt.agents.agent_run_dialog import AgentDialog
 
 GAMES = ["StudioDemo-Nes", "StudioDemo-Genesis"]
 DIRECTIONS = ("UP", "DOWN", "LEFT", "RIGHT")

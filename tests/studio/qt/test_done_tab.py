@@ -33,7 +33,7 @@ def open_window(qtbot, folder: Path):
 def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views(qtbot, nes):  # noqa: F811
     """The shortcuts mark, the box lists the terms and the preview per regression movie, and
     Accept writes through the variables dock's Watch and the scenario document."""
-    from studio.model.actions import ACTIONS
+    from studio.model.menus import MENU_ITEMS
 
     session = open_session(nes)
     session.movies.start_recording(nes / "to-the-end.bk2")
@@ -44,8 +44,8 @@ def test_the_done_tab_marks_suggests_previews_and_accepts_through_the_open_views
     RegressionSuite(nes).attach(nes / "to-the-end.bk2")  # no done yet: expected None
     window = open_window(qtbot, nes)
     box = window.scenario_editor.done_suggest
-    shortcuts = {spec.shortcut for spec in ACTIONS if spec.shortcut}
-    assert len(shortcuts) == len([s for s in ACTIONS if s.shortcut])  # no shortcut twice
+    shortcuts = {item.shortcut for item in MENU_ITEMS if item.shortcut}
+    assert len(shortcuts) == len([item for item in MENU_ITEMS if item.shortcut])  # no shortcut twice
     assert window.menu_actions["mark_alive"].shortcut().toString() == "Ctrl+Shift+L"
     assert "no game-over example yet" in box.suggest() and not box.message.isHidden()
     session = window.session

@@ -25,7 +25,7 @@ FRAME, GAME_OVER, OVER_DELAY, SCORE, TOP = 0x10, 0x12, 0x35, 0x20, 0x08
 def test_a_bare_rom_with_late_marks_to_a_checked_export_and_a_working_agent_run(qtbot, tmp_path):
     from PySide6.QtCore import Qt
 
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
     from studio.qt.scenario.integration_check_dialog import run_check
 
     window = open_window(qtbot, make_bare_nes(tmp_path))

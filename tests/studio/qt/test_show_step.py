@@ -17,7 +17,7 @@ from studio.model.opening import resolve_game
 from studio.model.play.session import Session
 from studio.model.settings import Settings, config_dir
 from studio.model.workspace import Workspace
-from studio.qt.agent_dialog import AgentDialog
+from studio.qt.agents.agent_run_dialog import AgentDialog
 from studio.qt.game_list import GameListDialog
 from studio.qt.main_window import MainWindow
 from studio.qt.scenario.integration_check_dialog import CheckDialog

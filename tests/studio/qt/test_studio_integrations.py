@@ -22,7 +22,7 @@ def test_the_game_list_shows_studio_created_integrations(qtbot, ale_rom):
 
 
 def test_the_agent_dialog_runs_the_open_integration(qtbot, ale_rom):
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
 
     session = Session(ale_rom("pong", "Pong.a26"))
     session.close()

@@ -13,7 +13,7 @@ FRAME_50 = {"variables": {"frame": {"op": "greater-or-equal", "reference": 50}}}
 
 
 def run_dialog(qtbot, scenario: str, address: str):
-    from studio.qt.agent_dialog import AgentDialog
+    from studio.qt.agents.agent_run_dialog import AgentDialog
 
     dialog = AgentDialog(integrations_dir() / "StudioDemo-Nes", None, None, scenario=scenario)
     qtbot.addWidget(dialog)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from emucore.paths import integrations_dir
-from studio.model.actions import ACTIONS
 from studio.model.commands import advance
+from studio.model.menus import MENU_ITEMS
 from studio.model.play.session import Session
 from studio.model.settings import Settings
 from studio.model.workspace import Workspace
@@ -28,7 +28,7 @@ def score(window: MainWindow) -> int:
 
 def test_every_action_is_in_a_menu(qtbot, demo):
     window = make_window(qtbot, demo)
-    assert set(window.menu_actions) == {spec.id for spec in ACTIONS}
+    assert set(window.menu_actions) == {item.id for item in MENU_ITEMS}
     assert window.menu_actions["pause"].shortcut().toString() == "P"
 
 

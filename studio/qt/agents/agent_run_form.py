@@ -1,6 +1,6 @@
 """The Run agent dialog's choices: agent, file, scenario, episodes, step budget, seed, cluster, log.
 
-The form shows a :class:`~studio.model.agents.RunChoices` and gives one back; the dialog keeps
+The form shows a :class:`~studio.model.agents.agent_run.RunChoices` and gives one back; the dialog keeps
 them in the studio's settings, so it opens with the last run's choices.
 """
 
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.model.agents import (
+from studio.model.agents.agent_run import (
     AGENTS,
     MAX_EPISODES,
     MAX_SEED,
@@ -29,7 +29,7 @@ from studio.model.agents import (
     RunChoices,
     sb3_available,
 )
-from studio.model.run_log import tensorboard_available
+from studio.model.agents.run_log import tensorboard_available
 
 AGENT_TIPS = {
     SANITY: "The first check of an integration: random buttons but START and SELECT (every direction, Down too), "

@@ -14,12 +14,12 @@ on a Ray cluster (the same episodes either way). Agents see a :class:`~emucore.e
 :attr:`Agent.env_kwargs`). Every episode is recorded as a ``.bk2`` from the
 episode's start state; only the best one (highest return) is kept, as bytes, in the report.
 
-Flags (heuristics) are :mod:`studio.model.agent_flags`': the step budget, done on the first step
+Flags (heuristics) are :mod:`studio.model.agents.agent_flags`': the step budget, done on the first step
 or early, reward always zero, spikes, returns beyond what the score typed in Find from screen makes
 plausible (:mod:`studio.model.search.plausibility`, read from the studio's workspace for the game) and
 reward farming. The report also lists the checks that passed and sums the run up in one line
-(:func:`~studio.model.sanity_agent.run_summary`). The "Sanity" agent
-(:class:`~studio.model.sanity_agent.SanityAgent`), the dialog's default, plays random buttons but
+(:func:`~studio.model.agents.sanity_agent.run_summary`). The "Sanity" agent
+(:class:`~studio.model.agents.sanity_agent.SanityAgent`), the dialog's default, plays random buttons but
 START and SELECT, each choice held for several steps; when no episode of its run ended within the
 step budget, the run is played again once with twice the steps, and the report says so.
 
@@ -48,7 +48,7 @@ from emucore.rollout.agents import (
     sb3_available,
 )
 from emucore.rollout.episode import STOPPED
-from studio.model.agent_flags import (
+from studio.model.agents.agent_flags import (
     DEFAULT_FPS,
     Flag,
     checks_passed,
@@ -56,8 +56,8 @@ from studio.model.agent_flags import (
     farming_window,
     scenario_flags,
 )
-from studio.model.run_log import RunLog
-from studio.model.sanity_agent import SanityAgent, run_summary
+from studio.model.agents.run_log import RunLog
+from studio.model.agents.sanity_agent import SanityAgent, run_summary
 from studio.model.search.plausibility import Plausibility, find_plausibility
 
 __all__ = [
@@ -154,7 +154,7 @@ def run_episodes(
         plausibility: What the returns are held against (None: :func:`find_plausibility` reads the
             score checkpoints of the studio's workspace for the game and the scenario's reward terms).
         fps: The game's frames a second (for the early end check and the summary).
-        log_dir: A folder to write the run's TensorBoard log in (:mod:`studio.model.run_log`; needs torch
+        log_dir: A folder to write the run's TensorBoard log in (:mod:`studio.model.agents.run_log`; needs torch
             and tensorboard), or None for none.
         extend: When no episode ended (done) within ``max_steps`` and the run was not stopped, play
             the run again, once, with twice the steps (the same episodes, longer), and say so in

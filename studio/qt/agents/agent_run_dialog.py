@@ -1,6 +1,6 @@
 """The Run agent dialog: play an integration headless with an agent, watch it, and read the report.
 
-The run happens on a worker thread (``studio.model.agents.run_episodes``); the worker only stores
+The run happens on a worker thread (``studio.model.agents.agent_run.run_episodes``); the worker only stores
 the newest frame and reward points under a lock, and a 15 Hz timer on the GUI thread draws them.
 Episode ends and the final report cross threads as queued Qt signals. With a Ray cluster address
 the episodes are played on the cluster: each shows (table row and reward curve) as it comes back.
@@ -35,10 +35,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.model.agents import EpisodeResult, RunChoices, RunReport, StepEvent, make_agent, run_episodes
-from studio.model.run_log import run_log_folder
+from studio.model.agents.agent_run import EpisodeResult, RunChoices, RunReport, StepEvent, make_agent, run_episodes
+from studio.model.agents.run_log import run_log_folder
 from studio.model.settings import Settings
-from studio.qt.agent_form import AgentForm
+from studio.qt.agents.agent_run_form import AgentForm
 from studio.qt.play.session_view import GameView
 
 REFRESH_MS = 66  # ~15 Hz

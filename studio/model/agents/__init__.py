@@ -1,0 +1,1 @@
+"""The studio's agents feature: its models, no Qt."""
