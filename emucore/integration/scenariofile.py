@@ -22,11 +22,12 @@ from typing import Any
 
 from emucore.fileio import atomic_write_text
 from emucore.integration import jsontext
+from emucore.integration import scenario_walk as walk
 from emucore.integration.common import IntegrationError, read_file
 from emucore.integration.jsontext import KeyPath
 
 SCENARIO_FILE = "scenario.json"
-SCENARIO_KEYS = ("reward", "rewards", "done")
+SCENARIO_KEYS = walk.SCENARIO_KEYS
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 FLOAT32_MAX = 3.4028234663852886e38
 TERM_RANGES = {  # stable-retro reads reference as int64 and reward and penalty as float
@@ -62,16 +63,13 @@ class _Checker:
         place = jsontext.where(self.text, path, self._locator)
         return IntegrationError(self.file, f"{place}: {problem}" if place else problem, jsontext.format_key(path))
 
-    def mapping(self, value: Any, path: KeyPath, what: str) -> dict:
-        if value is None or value == []:
-            return {}
-        if not isinstance(value, dict):
+    def mapping(self, value: Any, path: KeyPath, what: str) -> None:
+        if walk.container(value) is walk.NOT_A_MAPPING:
             raise self.fail(path, f"{what} must be an object")
-        return value
 
     def script(self, spec: dict, path: KeyPath) -> None:
-        if "script" in spec and not isinstance(spec["script"], str):
-            raise self.fail((*path, "script"), "script must be a string such as 'lua:function'")
+        if walk.SCRIPT in spec and not isinstance(spec[walk.SCRIPT], str):
+            raise self.fail((*path, walk.SCRIPT), "script must be a string such as 'lua:function'")
 
     def term(self, spec: Any, path: KeyPath) -> None:
         """A number stable-retro would cast out of range (undefined in C++) is refused."""
@@ -82,26 +80,24 @@ class _Checker:
             if jsontext.is_number(value) and not low <= value <= high:
                 raise self.fail((*path, field), f"{field} {value!r} is out of range: it must be {what}")
 
-    def terms(self, variables: dict, path: KeyPath) -> None:
-        for name, spec in variables.items():
-            self.term(spec, (*path, name))
-
     def reward(self, spec: Any, path: KeyPath) -> None:
         if not isinstance(spec, dict):
             return  # ignored by stable-retro; lint warns
         self.script(spec, path)
-        self.terms(self.mapping(spec.get("variables"), (*path, "variables"), "reward variables"), (*path, "variables"))
-        self.term(spec.get("time"), (*path, "time"))
+        self.mapping(spec.get(walk.VARIABLES), (*path, walk.VARIABLES), "reward variables")
+        for _, term_path, term in walk.reward_terms(spec, path):
+            self.term(term, term_path)
+        self.term(spec.get(walk.TIME), (*path, walk.TIME))
 
     def done_node(self, node: Any, path: KeyPath, top: bool) -> None:
         if not isinstance(node, dict):
             return
         if top:
             self.script(node, path)
-        self.terms(self.mapping(node.get("variables"), (*path, "variables"), "done variables"), (*path, "variables"))
-        nodes = self.mapping(node.get("nodes"), (*path, "nodes"), "done nodes")
-        for name, child in nodes.items():
-            self.done_node(child, (*path, "nodes", name), False)
+        self.mapping(node.get(walk.VARIABLES), (*path, walk.VARIABLES), "done variables")
+        for _, test_path, test in walk.done_tests(node, path):
+            self.term(test, test_path)
+        self.mapping(node.get(walk.NODES), (*path, walk.NODES), "done nodes")
 
     def crop(self, crop: Any) -> None:
         if not isinstance(crop, list):
@@ -131,16 +127,13 @@ class _Checker:
     def scenario(self, scenario: Any) -> None:
         if not isinstance(scenario, dict):
             raise IntegrationError(self.file, "a scenario must be a JSON object")
-        if "reward" in scenario:
-            self.reward(scenario["reward"], ("reward",))
-        rewards = scenario.get("rewards")
-        if rewards is not None:
-            if not isinstance(rewards, list):
-                raise self.fail(("rewards",), "rewards must be an array of reward objects (one per player)")
-            for i, spec in enumerate(rewards):
-                self.reward(spec, ("rewards", i))
-        if "done" in scenario:
-            self.done_node(scenario["done"], ("done",), True)
+        for path, spec in walk.reward_specs(scenario):  # reward, then the entries of a rewards array
+            self.reward(spec, path)
+        rewards = scenario.get(walk.REWARDS)
+        if rewards is not None and not isinstance(rewards, list):
+            raise self.fail((walk.REWARDS,), "rewards must be an array of reward objects (one per player)")
+        for path, node, top in walk.done_nodes(scenario):
+            self.done_node(node, path, top)
         if "crop" in scenario:
             self.crop(scenario["crop"])
         if "actions" in scenario:
@@ -186,24 +179,10 @@ def read_scenario_json(path: Path) -> dict:
 
 def variable_references(scenario: dict) -> list[tuple[str, str]]:
     """``(key path, variable name)`` for every reward term and done test of a decoded scenario."""
-    found: list[tuple[str, str]] = []
-
-    def terms(spec: Any, key: str) -> None:
-        if isinstance(spec, dict) and isinstance(spec.get("variables"), dict):
-            found.extend((f"{key}.variables.{name}", name) for name in spec["variables"])
-
-    terms(scenario.get("reward"), "reward")
-    rewards = scenario.get("rewards")
-    for i, spec in enumerate(rewards[:2] if isinstance(rewards, list) else []):
-        terms(spec, f"rewards[{i}]")
-    stack = [(scenario.get("done"), "done")]
-    while stack:
-        node, key = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        terms(node, key)
-        if isinstance(node.get("nodes"), dict):
-            stack.extend((child, f"{key}.nodes.{name}") for name, child in node["nodes"].items())
+    found = [(walk.key(path), name) for spec_path, spec in walk.reward_specs(scenario)
+             if walk.player(spec_path) is not None for name, path, _ in walk.reward_terms(spec, spec_path)]
+    found += [(walk.key(path), name) for node_path, node, _ in walk.done_nodes(scenario)
+              for name, path, _ in walk.done_tests(node, node_path)]
     return found
 
 
