@@ -123,8 +123,8 @@ def gil_held(num_envs: int, steps: int, rounds: int = 5) -> None:
     """The time a step holds the GIL, per env step: one stepping thread (num_threads=1), its wall time less the
     time inside the calls into C that release the GIL (the batch step's send and recv; each call into a core,
     whose few Python lines around the C call count as released: the Python path's figure is a floor)."""
+    from emucore.libretro.core_session import CoreSession
     from emucore.libretro.native_batch import NativeBatch
-    from emucore.libretro.session import CoreSession
 
     released = [0.0]
 

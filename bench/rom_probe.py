@@ -24,8 +24,8 @@ import tempfile
 from pathlib import Path
 
 from bench.atari_games import ale_rom
+from emucore.host import rom_probe
 from emucore.host.corefinder import find_library
-from emucore.libretro import rom_probe
 from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ONE_OPEN = """
 import json, sys, time
 from emucore import Emulator
-from emucore.libretro import rom_probe
+from emucore.host import rom_probe
 times = []
 for _ in range(int(sys.argv[3])):
     start = time.perf_counter()

@@ -24,9 +24,9 @@ from atari_games import ale_rom  # this folder's scripts run with it on sys.path
 from timing import median_seconds
 
 from emucore import Emulator
+from emucore.host import state_probe
 from emucore.host.corefinder import find_library
 from emucore.integration import read_state_file
-from emucore.libretro import state_probe
 from emucore.paths import integrations_dir
 
 ROOT = Path(__file__).resolve().parent.parent

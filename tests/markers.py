@@ -122,7 +122,7 @@ def mark_core(items: list[pytest.Item]) -> None:
 
 def count_core_loads() -> None:
     """Counts every core started in this process (``CoreSession``: every emulator starts one)."""
-    from emucore.libretro.session import CoreSession
+    from emucore.libretro.core_session import CoreSession
 
     init = CoreSession.__init__
     if getattr(init, "counted", False):

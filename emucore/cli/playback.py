@@ -1,4 +1,4 @@
-"""``emucore playback MOVIE...``: the command line of :mod:`emucore.env.movie_replay`.
+"""``emucore playback MOVIE...``: the command line of :mod:`emucore.rollout.movie_replay`.
 
 Exit status: 0 when every movie played; 1 when a movie does not match its integration (recorded on
 another system or with another ROM: a finding); 2 when a movie could not be played (a missing or
@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import IO
 
 from emucore.cli.format import DefaultsHelpFormatter
-from emucore.env.movie_replay import MonitorCSV, ReplaySummary, json_default, replay
 from emucore.errors import EmucoreError
 from emucore.movie.game import MovieMismatchError
 from emucore.movie.movie import Movie
 from emucore.movie.video import X264_PRESETS
+from emucore.rollout.movie_replay import MonitorCSV, ReplaySummary, json_default, replay
 
 EXIT_STATUS = (
     "Exit status: 0 when every movie played; 1 when a movie does not match its integration (recorded on "

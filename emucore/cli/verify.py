@@ -94,7 +94,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for folder in folders:
         tried: list[LintFinding] = []
         if not args.lint_only:
-            from emucore.env.trial import trial_findings
+            from emucore.assist.trial import trial_findings
 
             tried = trial_findings(folder)
         report.append((folder, distinct_findings(lint(folder, deep=args.deep), tried)))

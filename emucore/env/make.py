@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+from importlib import import_module
 from typing import Any, Literal, overload
 
 import gymnasium
@@ -12,7 +14,6 @@ from emucore.data.lookup import close_game_names
 from emucore.enums import State
 from emucore.env.float_obs import scaled_observations
 from emucore.env.retro_env import RetroEnv
-from emucore.env.rllib_hint import warn_for_rllib
 from emucore.errors import GameNotFoundError, did_you_mean
 from emucore.integration import SHA_FILE
 
@@ -31,7 +32,7 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
     (``"./MyGame-Nes"``), which is used alone. ``inttype`` defaults to the process-wide default
     set of integrations (see ``emucore.data``). ``scale_obs=True`` wraps it so that observations are
     float32 in [0, 1] (for RLlib's models). Made by RLlib itself with spaces its default models cannot
-    take, an ``RLlibSpacesWarning`` says which ``env_config`` keys work (:mod:`emucore.env.rllib_hint`).
+    take, an ``RLlibSpacesWarning`` says which ``env_config`` keys work (:mod:`emucore.ray.rllib_hint`).
     """
     game = os.fspath(game)
     inttype = retro_data.resolve(retro_data.Integrations.DEFAULT if inttype is None else inttype)
@@ -45,7 +46,8 @@ def make(game: str | os.PathLike[str], state: Any = State.DEFAULT, inttype: Any 
         ) from None
     env = RetroEnv(game, state, inttype=inttype, **kwargs)
     scaled = scaled_observations(env) if scale_obs else env
-    warn_for_rllib(scaled, env.gamename)
+    if "ray.rllib" in sys.modules:  # only then can RLlib be the caller (emucore.ray, a layer above, tells)
+        import_module("emucore.ray.rllib_hint").warn_for_rllib(scaled, env.gamename)
     return scaled
 
 

@@ -15,7 +15,7 @@ of the game) for movies without a usable one (BizHawk movies, whose ``Core.bin``
 state; ``.fm2``; movies without ``Core.bin``); ``power_on`` plays those from the emulator as loaded
 instead.
 
-Playing a movie to the end with exports (video, info, monitor CSV): :mod:`emucore.env.movie_replay`.
+Playing a movie to the end with exports (video, info, monitor CSV): :mod:`emucore.rollout.movie_replay`.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ class MoviePlayer:
             no usable one and ``state`` is None (``.fm2`` and power-on BizHawk movies).
         game: Play this integration instead of the one the movie names.
         ending: Extra steps with every button released after the movie (N >= 0; negative
-            values only affect video, see :func:`emucore.env.movie_replay.replay`).
+            values only affect video, see :func:`emucore.rollout.movie_replay.replay`).
         inttype: The integration sets searched (default: all).
         check_hash: Check a real header ``SHA1`` against the integration.
         observe: Build each step's observation and info (False: rewards and done only).

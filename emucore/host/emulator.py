@@ -26,9 +26,9 @@ from emucore.host.memory import AddressSpace, Block
 from emucore.host.rom import check_rom_loads, read_rom
 from emucore.host.spare_core import SpareCore
 from emucore.host.state_checks import other_core_note, state_problem
+from emucore.host.state_probe import StateProbe
 from emucore.integration import IntegrationError, read_state_file, write_state_file
 from emucore.libretro import CoreSession, cartridge_ram
-from emucore.libretro.state_probe import StateProbe
 from emucore.libretro.structs import (
     DEVICE_JOYPAD,
     MEMORY_REGION_NAMES,
@@ -309,7 +309,7 @@ class Emulator:
 
     def _state_problem(self, state: bytes) -> str | None:
         return state_problem(self.core_library, self._session.serialize_size, state) or self._probe.problem(
-            self._session, state)  # a forked copy of the process loads it first (emucore.libretro.state_probe)
+            self._session, state)  # a forked copy of the process loads it first (emucore.host.state_probe)
 
     def load_state_file(self, path: str | os.PathLike[str]) -> None:
         """Loads a gzip ``.state`` file (stable-retro's format); errors name the file."""

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from emucore.errors import RomError, RomNotFoundError
 from emucore.fileio import atomic_write_bytes, read_regular
-from emucore.libretro import CoreSession, rom_probe
+from emucore.host import rom_probe
+from emucore.libretro import CoreSession
 from emucore.paths import user_cache_dir, user_config_dir
 from emucore.systems import System
 
@@ -112,7 +113,7 @@ def read_rom(path: str | os.PathLike[str], system: System) -> bytes:
 def check_rom_loads(open_session: Callable[[], CoreSession], path: Path, data: bytes, core_name: str,
                     core_path: Path, options: dict[str, str]) -> None:
     """GameLoadError naming ``path`` if the core crashed on ``data`` in a forked probe process
-    (``emucore.libretro.rom_probe``); ``open_session`` opens it as the emulator will."""
+    (``emucore.host.rom_probe``); ``open_session`` opens it as the emulator will."""
     try:
         cache_dir: Path | None = user_cache_dir() / "rom-probe"
         key_path: Path | None = user_config_dir() / "rom-probe.key"

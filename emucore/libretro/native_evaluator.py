@@ -12,8 +12,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from emucore.libretro._native import ffi, lib
+from emucore.libretro.core_session import CoreSession
 from emucore.libretro.observations import ObservationPlan
-from emucore.libretro.session import CoreSession
 
 
 def native_operations() -> list[str]:

@@ -28,9 +28,9 @@ from emucore.datatypes import ALL_ONES, U64, DataType, InvalidTypeError, parse_t
 from emucore.errors import UnmappedAddressError
 from emucore.host.memory import AddressSpace
 from emucore.integration.datafile import VariableLike
+from emucore.libretro.core_session import CoreSession
 from emucore.libretro.native_evaluator import NativeEvaluator, NodeCode, TermCode, VarCode, native_operations
 from emucore.libretro.observations import ObservationPlan
-from emucore.libretro.session import CoreSession
 from emucore.operations import EVALUATE, Operation
 from emucore.scenario.model import DoneNode, RewardSpec, Scenario, Term
 

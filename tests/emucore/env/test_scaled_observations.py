@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import emucore
-from emucore.env.rllib_hint import made_by_rllib, rllib_problems
+from emucore.ray.rllib_hint import made_by_rllib, rllib_problems
 
 
 def test_scaled_observations_are_the_plain_ones_over_255():

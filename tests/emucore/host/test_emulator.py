@@ -224,7 +224,7 @@ def test_reset_restarts_the_game(nes_rom):
 
 
 def test_callback_exceptions_are_reraised_after_the_core_returns(nes_rom):
-    from emucore.libretro.session import CoreSession
+    from emucore.libretro.core_session import CoreSession
 
     class Boom(Exception):
         pass

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import emucore
-from emucore.env.rllib_hint import made_by_rllib, rllib_problems
 from emucore.errors import RLlibSpacesWarning
 from emucore.examples.discretizer import Discretizer
+from emucore.ray.rllib_hint import made_by_rllib, rllib_problems
 
 rllib_utils = pytest.importorskip("ray.rllib.env.utils", reason="Ray is an optional extra: pip install -e '.[ray]'")
 

@@ -1,4 +1,4 @@
-"""States from outside are probed in a forked copy of the process first (emucore.libretro.state_probe).
+"""States from outside are probed in a forked copy of the process first (emucore.host.state_probe).
 
 Scenarios where the probe failing would take the process down run in a subprocess with a timeout.
 """
@@ -20,9 +20,9 @@ import pytest
 
 from emucore import Emulator
 from emucore.errors import EmulatorBusyError, StateError
+from emucore.host import state_probe
 from emucore.host.corefinder import find_library
 from emucore.integration import read_state_file
-from emucore.libretro import state_probe
 from emucore.libretro._native import lib
 from emucore.paths import integrations_dir
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, require_core
@@ -74,7 +74,7 @@ def test_genesis_states_with_a_random_body_are_refused_and_the_emulator_goes_on(
         from emucore import Emulator
         from emucore.errors import StateError
         from emucore.integration import read_state_file
-        from emucore.libretro import state_probe
+        from emucore.host import state_probe
 
         good = read_state_file({str(GENESIS_STATE)!r})
         def frames(emu):

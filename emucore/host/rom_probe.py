@@ -48,9 +48,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from emucore.errors import CoreError, GameLoadError
-from emucore.libretro import fork_probe, probe_seal
+from emucore.host import fork_probe, probe_seal
+from emucore.libretro.core_session import CoreSession
 from emucore.libretro.save_dirs import make_save_dir, remove_save_dir
-from emucore.libretro.session import CoreSession
 
 FRAMES = 30
 TIMEOUT_S = 10.0

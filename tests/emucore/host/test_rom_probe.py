@@ -18,8 +18,8 @@ import pytest
 
 from emucore import Emulator
 from emucore.errors import GameLoadError, RomError
+from emucore.host import probe_seal, rom_probe
 from emucore.host.corefinder import find_library
-from emucore.libretro import probe_seal, rom_probe
 from tests.conftest import GENESIS_ROM, NES_ROM, ROOT, play, require_core
 
 ROMS = ROOT.parent / "shared" / "stable-retro-test-roms"
@@ -74,7 +74,7 @@ OPEN_WITHOUT_STRUCTURE_CHECK = """
     import json, os, sys, tempfile
     from emucore import Emulator
     from emucore.errors import GameLoadError
-    from emucore.libretro import rom_probe
+    from emucore.host import rom_probe
     from emucore.host.rom import ROM_CHECKS
     ROM_CHECKS.pop("sega")  # the probe's case: a damage no structure check of ours knows
     found = {}
@@ -188,7 +188,7 @@ def test_a_new_process_uses_the_verdict_on_disk(tmp_path):
     script = """
         import json, sys
         from emucore import Emulator
-        from emucore.libretro import rom_probe
+        from emucore.host import rom_probe
         Emulator(sys.argv[1], core="fceumm").close()
         print(json.dumps({"probes": rom_probe.probes_run}))
     """

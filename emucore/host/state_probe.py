@@ -43,11 +43,11 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from emucore.libretro import fork_probe
-from emucore.libretro._native import ffi, lib
-from emucore.libretro.fork_probe import mapped_bytes as _mapped_bytes  # noqa: F401 (the bench reads it here)
-from emucore.libretro.fork_probe import may_start_threads
-from emucore.libretro.session import CoreSession
+from emucore.host import fork_probe
+from emucore.host.fork_probe import mapped_bytes as _mapped_bytes  # noqa: F401 (the bench reads it here)
+from emucore.host.fork_probe import may_start_threads
+from emucore.libretro.core_session import CoreSession
+from emucore.libretro.state_trial import load_and_run
 
 FRAMES = 30
 AFTER_FRAMES = 2  # frames run from the state the probe put back
@@ -150,7 +150,7 @@ def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> 
     def work() -> str:
         session.log_sink = None
         session.logger.disabled = True
-        return _load_and_run(host, state)
+        return load_and_run(host, state, FRAMES, AFTER_FRAMES, MEMORY_MARGIN)
 
     try:
         report, status = fork_probe.run_forked(work, TIMEOUT_S, MEMORY_MARGIN)
@@ -160,32 +160,6 @@ def _fork_and_wait(host: Any, session: CoreSession, state: bytes, core: str) -> 
     probes_run += 1
     out_of_time = status is None or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU)
     return _verdict(core, report, status), not out_of_time
-
-
-def _load_and_run(host: Any, state: bytes) -> str:
-    """The child's part: the session's lock is held (by the parent's call), so the core is called directly."""
-    try:
-        # the state the emulator holds now goes back in after the frames: a state that corrupted the
-        # core's memory beyond what a state holds shows itself there, as it would in the emulator's next load
-        size = lib.emu_serialize_size(host)
-        before = ffi.new("uint8_t[]", max(size, 1))
-        restorable = size > 0 and lib.emu_serialize(host, before, size) == 1
-        loaded = lib.emu_unserialize(host, ffi.from_buffer(state), len(state))
-        if loaded == 0:
-            return "rejected"
-        if loaded < 0 or lib.emu_run_frames(host, FRAMES):
-            said = ffi.string(host.error).decode("utf-8", "replace")
-            step = "retro_unserialize" if loaded < 0 else "retro_run"
-            if "bad_alloc" in said:
-                return f"needed more than {MEMORY_MARGIN >> 20} MiB of memory for it ({step}: {said})"
-            return f"failed on it ({step}: {said})"
-        if restorable and (lib.emu_unserialize(host, before, size) != 1 or lib.emu_run_frames(host, AFTER_FRAMES)):
-            return "could not go on after it (the state it replaced no longer loads and runs)"
-    except MemoryError:
-        return f"needed more than {MEMORY_MARGIN >> 20} MiB of memory for it"
-    except Exception as exc:
-        return f"failed on it ({type(exc).__name__}: {exc})"
-    return "ok"
 
 
 def _verdict(core: str, report: str, status: int | None) -> str | None:

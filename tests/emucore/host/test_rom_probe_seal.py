@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from emucore import Emulator
-from emucore.libretro import probe_seal, rom_probe
+from emucore.host import probe_seal, rom_probe
 from tests.conftest import GENESIS_ROM, require_core
-from tests.emucore.libretro.test_rom_probe import (
+from tests.emucore.host.test_rom_probe import (
     OPEN_WITHOUT_STRUCTURE_CHECK,
     damaged_32x,
     fresh,  # noqa: F401  (autouse: the test's own cache and config folders, no verdict in memory)
