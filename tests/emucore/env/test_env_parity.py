@@ -168,7 +168,7 @@ def test_lua_scenario(tmp_path, scenario, script, seed):
 
 @pytest.mark.parametrize("game", ["Pong", "SpaceInvaders", "DemonAttack", "Krull", "RoadRunner", "WizardOfWor"])
 def test_info_keys_come_in_stable_retros_order(tmp_path, game):
-    """stable-retro's info is a C++ hash table's iteration order, not sorted (emucore.retro.info_order)."""
+    """stable-retro's info is a C++ hash table's iteration order, not sorted (emucore.scenario.info_order)."""
     theirs, ours = atari_pair(tmp_path, game)
     compare(theirs, ours, steps=200, seed=17)
 
