@@ -9,7 +9,9 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from emucore.datatypes import U64, InvalidTypeError, parse_type
+from emucore.integration import scenario_walk as walk
 from emucore.integration.common import LintFinding
+from emucore.integration.jsontext import KeyPath
 from emucore.operations import Operation, scenario_operation
 
 MEASUREMENTS = frozenset({"absolute", "delta"})
@@ -63,24 +65,24 @@ class _Context:
         self.out.append(LintFinding(level, self.file, key, message))
 
 
-def _spec_fields(ctx: _Context, spec: dict, key: str,
+def _spec_fields(ctx: _Context, spec: dict, path: KeyPath,
                  default_measurement: str) -> tuple[Operation | None, int, str]:
-    raw = spec.get("op")
+    raw = spec.get(walk.OP)
     op = scenario_operation(raw)
     if raw is not None and op is None:
-        ctx.add("warning", f"{key}.op", f"unknown op {raw!r} (stable-retro treats it as no op)")
-    measurement = spec.get("measurement", default_measurement)
+        ctx.add("warning", walk.key((*path, walk.OP)), f"unknown op {raw!r} (stable-retro treats it as no op)")
+    measurement = spec.get(walk.MEASUREMENT, default_measurement)
     if not isinstance(measurement, str) or measurement not in MEASUREMENTS:
         ctx.add(
             "warning",
-            f"{key}.measurement",
+            walk.key((*path, walk.MEASUREMENT)),
             f"unknown measurement {measurement!r} (stable-retro uses {default_measurement})",
         )
         measurement = default_measurement
-    for name in ("reference", "reward", "penalty"):
+    for name in walk.NUMBER_FIELDS:
         if name in spec and not _number(spec[name]):
-            ctx.add("warning", f"{key}.{name}", f"{name} {spec[name]!r} is not a number (stable-retro uses 0)")
-    ref = spec.get("reference", 0)
+            ctx.add("warning", walk.key((*path, name)), f"{name} {spec[name]!r} is not a number (stable-retro uses 0)")
+    ref = spec.get(walk.REFERENCE, 0)
     return op, int(ref) if _number(ref) else 0, measurement
 
 
@@ -109,73 +111,75 @@ def _known(ctx: _Context, name: str, key: str) -> None:
     ctx.add("error", key, f"invalid variable {name}")
 
 
-def _reward(ctx: _Context, reward: Any, key: str) -> None:
+def _reward(ctx: _Context, reward: Any, path: KeyPath) -> None:
+    key = walk.key(path)
     if not isinstance(reward, dict):
         ctx.add("warning", key, f"{key} is not an object; stable-retro ignores it")
         return
-    _script_ref(ctx, reward.get("script"), f"{key}.script")
-    variables = reward.get("variables") or {}
-    for name, spec in variables.items():
-        vkey = f"{key}.variables.{name}"
+    _script_ref(ctx, reward.get(walk.SCRIPT), walk.key((*path, walk.SCRIPT)))
+    for name, term_path, spec in walk.reward_terms(reward, path):
+        vkey = walk.key(term_path)
         _known(ctx, name, vkey)
         if not spec or not isinstance(spec, dict):
             ctx.add("error", vkey, f"invalid definition {name}")
             continue
-        if "reward" not in spec and "penalty" not in spec:
+        if walk.TERM_REWARD not in spec and walk.PENALTY not in spec:
             ctx.add("error", vkey, f"blank reward {name}")
-        op, ref, measurement = _spec_fields(ctx, spec, vkey, "delta")
+        op, ref, measurement = _spec_fields(ctx, spec, term_path, "delta")
         span = _measured(ctx, name, measurement)
         if span is not None:
             can_pos, can_neg = outcomes(op, ref, *span)
-            if spec.get("reward") and _number(spec["reward"]) and not can_pos:
+            if spec.get(walk.TERM_REWARD) and _number(spec[walk.TERM_REWARD]) and not can_pos:
                 ctx.add(
                     "warning",
-                    f"{vkey}.reward",
+                    walk.key((*term_path, walk.TERM_REWARD)),
                     f"the reward of {name} never applies: "
                     f"the result is never positive ({_why(op, ref, measurement, span)})",
                 )
-            if spec.get("penalty") and _number(spec["penalty"]) and not can_neg:
+            if spec.get(walk.PENALTY) and _number(spec[walk.PENALTY]) and not can_neg:
                 ctx.add(
                     "warning",
-                    f"{vkey}.penalty",
+                    walk.key((*term_path, walk.PENALTY)),
                     f"the penalty of {name} never applies: "
                     f"the result is never negative ({_why(op, ref, measurement, span)})",
                 )
-    time = reward.get("time")
-    if isinstance(time, dict):
-        op, ref, _ = _spec_fields(ctx, time, f"{key}.time", "delta")
-        if time.get("penalty"):
+    timed = walk.time_term(reward, path)
+    if timed is not None:
+        time_path, time = timed
+        op, ref, _ = _spec_fields(ctx, time, time_path, "delta")
+        if time.get(walk.PENALTY):
             ctx.add(
                 "warning",
-                f"{key}.time.penalty",
+                walk.key((*time_path, walk.PENALTY)),
                 "the time penalty is never applied (the time term's value is always 1); use a negative reward",
             )
-        if time.get("reward") and _number(time["reward"]) and not outcomes(op, ref, 1, 1)[0]:
-            ctx.add("warning", f"{key}.time.reward", f"the time reward never applies: {_why(op, ref, 'time', (1, 1))}")
+        if time.get(walk.TERM_REWARD) and _number(time[walk.TERM_REWARD]) and not outcomes(op, ref, 1, 1)[0]:
+            ctx.add("warning", walk.key((*time_path, walk.TERM_REWARD)),
+                    f"the time reward never applies: {_why(op, ref, 'time', (1, 1))}")
 
 
-def _done_node(ctx: _Context, node: Any, key: str) -> None:
+def _done_node(ctx: _Context, node: Any, path: KeyPath, top: bool) -> None:
+    key = walk.key(path)
     if not isinstance(node, dict):
         ctx.add("warning", key, f"{key} is not an object; stable-retro ignores it")
         return
-    variables = node.get("variables") or {}
-    nodes = node.get("nodes") or {}
-    if node.get("condition") == "all" and not variables and not nodes and (key != "done" or "script" not in node):
+    if (node.get(walk.CONDITION) == "all" and not node.get(walk.VARIABLES) and not node.get(walk.NODES)
+            and (not top or walk.SCRIPT not in node)):
         ctx.add("warning", key, "condition all with no tests is always true: the episode ends at every step")
-    for name, spec in variables.items():
-        vkey = f"{key}.variables.{name}"
+    for name, test_path, spec in walk.done_tests(node, path):
+        vkey = walk.key(test_path)
         _known(ctx, name, vkey)
         if not isinstance(spec, dict):
             ctx.add("warning", vkey, f"the test on {name} is not an object; stable-retro tests value > 0")
             continue
-        op, ref, measurement = _spec_fields(ctx, spec, vkey, "absolute")
+        op, ref, measurement = _spec_fields(ctx, spec, test_path, "absolute")
         entry = (ctx.info or {}).get(name)
         if (
-            key == "done"
+            top
             and isinstance(entry, dict)
             and "i" not in str(entry.get("type", ""))
-            and spec.get("op") == "negative"
-            and spec.get("measurement") != "delta"
+            and spec.get(walk.OP) == "negative"
+            and spec.get(walk.MEASUREMENT) != "delta"
         ):
             ctx.add("error", vkey, f"op: negative on unsigned {name}")
             continue
@@ -187,32 +191,33 @@ def _done_node(ctx: _Context, node: Any, key: str) -> None:
                 f"the done test on {name} is never true: "
                 f"the result is never positive ({_why(op, ref, measurement, span)})",
             )
-    for name, child in nodes.items():
-        _done_node(ctx, child, f"{key}.nodes.{name}")
 
 
-def _done(ctx: _Context, done: Any) -> None:
-    _done_node(ctx, done, "done")
+def _done(ctx: _Context, scenario: dict) -> None:
+    for path, node, is_top in walk.done_nodes(scenario):
+        _done_node(ctx, node, path, is_top)
+    done = scenario.get(walk.DONE)
     if not isinstance(done, dict):
         return
-    _script_ref(ctx, done.get("script"), "done.script")
-    variables = done.get("variables")
+    top: KeyPath = (walk.DONE,)
+    _script_ref(ctx, done.get(walk.SCRIPT), walk.key((*top, walk.SCRIPT)))
+    variables = done.get(walk.VARIABLES)
     if not isinstance(variables, dict):
         return
     # stable-retro's verifier checks these on the top-level node only.
-    checks = len(variables) + len(done.get("nodes") or {})
+    checks = len(variables) + len(done.get(walk.NODES) or {})
     if "score" in variables:
-        ctx.add("warning", "done.variables.score", "suspicious variable in done condition: score")
-    if "health" in variables and "lives" in variables and "condition" not in done:
-        ctx.add("warning", "done", "suspicious done condition: health OR lives")
-    condition = done.get("condition", "any")
+        ctx.add("warning", walk.key(walk.term_path(top, "score")), "suspicious variable in done condition: score")
+    if "health" in variables and "lives" in variables and walk.CONDITION not in done:
+        ctx.add("warning", walk.DONE, "suspicious done condition: health OR lives")
+    condition = done.get(walk.CONDITION, "any")
     if condition == "all" and checks < 2:
-        ctx.add("error", "done.condition", "incorrect done condition all with only 1 check")
+        ctx.add("error", walk.key((*top, walk.CONDITION)), "incorrect done condition all with only 1 check")
     if condition == "any" and checks > 2:
-        ctx.add("warning", "done", "suspicious done condition any with more than 2 checks")
-    for name, spec in variables.items():
-        if isinstance(spec, dict) and "op" not in spec:
-            ctx.add("error", f"done.variables.{name}", f"invalid done condition {name}")
+        ctx.add("warning", walk.DONE, "suspicious done condition any with more than 2 checks")
+    for name, test_path, spec in walk.done_tests(done, top):
+        if isinstance(spec, dict) and walk.OP not in spec:
+            ctx.add("error", walk.key(test_path), f"invalid done condition {name}")
 
 
 def _defines(source: str, function: str) -> bool:
@@ -236,41 +241,41 @@ def _script_ref(ctx: _Context, ref: Any, key: str) -> None:
 
 
 def _rewards_shape(ctx: _Context, scenario: dict) -> None:
-    if "rewards" in scenario and isinstance(scenario["rewards"], list):
-        for i, r in enumerate(scenario["rewards"]):
-            if not isinstance(r, dict):
+    if isinstance(scenario.get(walk.REWARDS), list):
+        for path, r in walk.reward_specs(scenario):
+            key = walk.key(path)
+            if path[0] != walk.REWARDS or not isinstance(r, dict):
                 continue
-            if "variables" not in r and "script" not in r:
-                ctx.add("warning", f"rewards[{i}]", f"missing reward in rewards[{i}]")
-            elif "variables" in r and "script" in r:
-                ctx.add("warning", f"rewards[{i}]", f"both variables and script present in rewards[{i}]")
-        if "reward" in scenario:
-            ctx.add("warning", "rewards", "reward and rewards both present")
-        if len(scenario["rewards"]) > 2:
-            ctx.add("warning", "rewards", "only the first 2 entries of rewards are used")
+            if walk.VARIABLES not in r and walk.SCRIPT not in r:
+                ctx.add("warning", key, f"missing reward in {key}")
+            elif walk.VARIABLES in r and walk.SCRIPT in r:
+                ctx.add("warning", key, f"both variables and script present in {key}")
+        if walk.REWARD in scenario:
+            ctx.add("warning", walk.REWARDS, "reward and rewards both present")
+        if len(scenario[walk.REWARDS]) > walk.PLAYERS:
+            ctx.add("warning", walk.REWARDS, f"only the first {walk.PLAYERS} entries of rewards are used")
         return
-    reward = scenario.get("reward")
-    if not isinstance(reward, dict) or ("variables" not in reward and "script" not in reward):
-        ctx.add("warning", "reward", "missing reward")
-    elif "variables" in reward and "script" in reward:
-        ctx.add("warning", "reward", "both variables and script present in reward")
+    reward = scenario.get(walk.REWARD)
+    if not isinstance(reward, dict) or (walk.VARIABLES not in reward and walk.SCRIPT not in reward):
+        ctx.add("warning", walk.REWARD, "missing reward")
+    elif walk.VARIABLES in reward and walk.SCRIPT in reward:
+        ctx.add("warning", walk.REWARD, "both variables and script present in reward")
 
 
 def _layout(ctx: _Context, scenario: dict) -> None:
-    if "crops" in scenario:
-        ctx.add("error", "crops", "stable-retro cannot load a scenario with crops (it always raises); use crop")
-    crop = scenario.get("crop")
+    if walk.CROPS in scenario:
+        ctx.add("error", walk.CROPS, "stable-retro cannot load a scenario with crops (it always raises); use crop")
+    crop = scenario.get(walk.CROP)
     if isinstance(crop, list) and len(crop) > 4:
-        ctx.add("warning", "crop", f"crop has {len(crop)} numbers; stable-retro uses the first 4")
-    actions = scenario.get("actions")
+        ctx.add("warning", walk.CROP, f"crop has {len(crop)} numbers; stable-retro uses the first 4")
+    actions = scenario.get(walk.ACTIONS)
     if ctx.buttons is not None and isinstance(actions, list):
         for i, group in enumerate(actions):
             for j, combo in enumerate(group if isinstance(group, list) else []):
                 for button in combo if isinstance(combo, list) else []:
                     if isinstance(button, str) and button not in ctx.buttons:
-                        ctx.add(
-                            "warning", f"actions[{i}][{j}]", f"unknown button {button!r} (the combo presses nothing)"
-                        )
+                        ctx.add("warning", walk.key((walk.ACTIONS, i, j)),
+                                f"unknown button {button!r} (the combo presses nothing)")
 
 
 def lua_variables(sources: dict[str, str]) -> set[str]:
@@ -302,33 +307,26 @@ def lint_scenario(
         script_exists: Whether a file named in ``scripts`` (relative to the folder) exists.
     """
     out: list[LintFinding] = []
-    listed = scenario.get("scripts")
+    listed = scenario.get(walk.SCRIPTS)
     loaded: dict[str, str] = {}
     if isinstance(listed, list):
         for i, name in enumerate(listed):
             if _leaves_folder(name):
                 problem = f"script file {name} is outside the integration folder"
-                out.append(LintFinding("error", file, f"scripts[{i}]", problem))
+                out.append(LintFinding("error", file, walk.key((walk.SCRIPTS, i)), problem))
             elif not script_exists(name):
-                out.append(LintFinding("error", file, f"scripts[{i}]", f"script file {name} not found"))
+                out.append(LintFinding("error", file, walk.key((walk.SCRIPTS, i)), f"script file {name} not found"))
             else:
                 loaded[name] = scripts.get(name, "")
     ctx = _Context(
         file, info if isinstance(info, dict) else None, lua_variables(loaded), buttons, loaded, script_exists, out
     )
     _rewards_shape(ctx, scenario)
-    if "reward" in scenario:
-        _reward(ctx, scenario["reward"], "reward")
-    if isinstance(scenario.get("rewards"), list):
-        for i, reward in enumerate(scenario["rewards"]):
-            _reward(ctx, reward, f"rewards[{i}]")
-    if (
-        "done" not in scenario
-        or not isinstance(scenario["done"], dict)
-        or not ({"variables", "script", "nodes"} & set(scenario["done"]))
-    ):
-        ctx.add("warning", "done", "missing done")
-    if "done" in scenario:
-        _done(ctx, scenario["done"])
+    for path, reward in walk.reward_specs(scenario):
+        _reward(ctx, reward, path)
+    done = scenario.get(walk.DONE)
+    if not isinstance(done, dict) or not ({walk.VARIABLES, walk.SCRIPT, walk.NODES} & set(done)):
+        ctx.add("warning", walk.DONE, "missing done")
+    _done(ctx, scenario)
     _layout(ctx, scenario)
     return out
