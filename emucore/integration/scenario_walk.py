@@ -94,8 +94,8 @@ def container(value: Any) -> dict | None | _NotAMapping:
     return value if isinstance(value, dict) else NOT_A_MAPPING
 
 
-def _entries(owner: Any, field: str) -> dict:
-    """``owner[field]`` when both are objects, else an empty object: what the walker iterates."""
+def entries(owner: Any, field: str) -> dict:
+    """``owner[field]`` (itself, not a copy) when both are objects, else an empty object: what the walker iterates."""
     value = owner.get(field) if isinstance(owner, dict) else None
     return value if isinstance(value, dict) else {}
 
@@ -135,7 +135,7 @@ def term_path(owner: KeyPath, name: str) -> KeyPath:
 
 def reward_terms(spec: Any, path: KeyPath) -> Iterator[tuple[str, KeyPath, Any]]:
     """``(variable name, place, term as written)`` for each of a reward's ``variables``."""
-    for name, term in _entries(spec, VARIABLES).items():
+    for name, term in entries(spec, VARIABLES).items():
         yield name, term_path(path, name), term
 
 
@@ -160,7 +160,7 @@ def done_tests(node: Any, path: KeyPath) -> Iterator[tuple[str, KeyPath, Any]]:
 
 def done_children(node: Any, path: KeyPath) -> Iterator[tuple[str, KeyPath, Any]]:
     """``(name, place, node as written)`` for each of a done node's ``nodes``, in file order."""
-    for name, child in _entries(node, NODES).items():
+    for name, child in entries(node, NODES).items():
         yield name, (*path, NODES, name), child
 
 

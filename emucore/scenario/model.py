@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from emucore.errors import EmucoreError
-from emucore.integration.jsontext import is_number
+from emucore.integration import scenario_walk
+from emucore.integration.jsontext import KeyPath, is_number
 from emucore.operations import EVALUATE, Operation, scenario_operation
 
 MEASUREMENTS = ("delta", "absolute")
@@ -68,14 +69,13 @@ class Term:
     def parse(cls, spec: Any, default_measurement: str) -> Term:
         if not isinstance(spec, dict):
             spec = {}
-        measurement = spec.get("measurement")
-        op = spec.get("op")
+        measurement = spec.get(scenario_walk.MEASUREMENT)
         return cls(
             measurement=measurement if measurement in MEASUREMENTS else default_measurement,
-            op=scenario_operation(op),
-            reference=_int(spec.get("reference", 0), "reference"),
-            reward=_f32(spec.get("reward", 0.0), "reward"),
-            penalty=_f32(spec.get("penalty", 0.0), "penalty"),
+            op=scenario_operation(spec.get(scenario_walk.OP)),
+            reference=_int(spec.get(scenario_walk.REFERENCE, 0), scenario_walk.REFERENCE),
+            reward=_f32(spec.get(scenario_walk.TERM_REWARD, 0.0), scenario_walk.TERM_REWARD),
+            penalty=_f32(spec.get(scenario_walk.PENALTY, 0.0), scenario_walk.PENALTY),
         )
 
 
@@ -87,18 +87,17 @@ class RewardSpec:
     time: Term | None = None
     script: str | None = None
 
-    def merge(self, raw: Any) -> None:
-        """Adds what ``raw`` defines that is not defined yet (the first definition wins)."""
+    def merge(self, raw: Any, path: KeyPath = (scenario_walk.REWARD,)) -> None:
+        """Adds what ``raw`` (the reward at ``path``) defines that is not defined yet (the first definition wins)."""
         if not isinstance(raw, dict):
             return
-        variables = raw.get("variables")
-        if isinstance(variables, dict):
-            for name, spec in variables.items():
-                self.variables.setdefault(name, Term.parse(spec, "delta"))
-        if self.time is None and isinstance(raw.get("time"), dict):
-            self.time = Term.parse(raw["time"], "delta")
-        if self.script is None and isinstance(raw.get("script"), str) and raw["script"]:
-            self.script = raw["script"]
+        for name, _, spec in scenario_walk.reward_terms(raw, path):
+            self.variables.setdefault(name, Term.parse(spec, "delta"))
+        timed = scenario_walk.time_term(raw, path)
+        if self.time is None and timed is not None:
+            self.time = Term.parse(timed[1], "delta")
+        if self.script is None and isinstance(raw.get(scenario_walk.SCRIPT), str) and raw[scenario_walk.SCRIPT]:
+            self.script = raw[scenario_walk.SCRIPT]
 
     @property
     def empty(self) -> bool:
@@ -107,7 +106,7 @@ class RewardSpec:
 
 def done_key(path: Sequence[str]) -> str:
     """Where the done node at ``path`` (node names from the top) is in scenario.json: ``done.nodes.lost``."""
-    return "done" + "".join(f".nodes.{name}" for name in path)
+    return scenario_walk.key(scenario_walk.node_path(path))
 
 
 @dataclass
@@ -129,22 +128,19 @@ class DoneNode:
     def tests(self) -> Iterator[tuple[str, str, Term]]:
         """Every test of the tree as ``(key, variable name, term)``, key as ``done.nodes.lost.variables.lives``."""
         for path, node in self.walk():
-            key = done_key(path)
+            at = scenario_walk.node_path(path)
             for name, term in node.variables.items():
-                yield f"{key}.variables.{name}", name, term
+                yield scenario_walk.key(scenario_walk.term_path(at, name)), name, term
 
     @classmethod
-    def parse(cls, raw: Any) -> DoneNode:
+    def parse(cls, raw: Any, path: KeyPath = (scenario_walk.DONE,)) -> DoneNode:
+        """The done node ``raw``, at ``path`` in the file (``done`` for the top)."""
         if not isinstance(raw, dict):
             return cls()
-        variables = raw.get("variables")
-        variables = variables if isinstance(variables, dict) else {}
-        nodes = raw.get("nodes")
-        nodes = nodes if isinstance(nodes, dict) else {}
         return cls(
-            condition="all" if raw.get("condition") == "all" else "any",
-            variables={name: Term.parse(spec, "absolute") for name, spec in variables.items()},
-            nodes={name: cls.parse(node) for name, node in nodes.items()},
+            condition="all" if raw.get(scenario_walk.CONDITION) == "all" else "any",
+            variables={name: Term.parse(spec, "absolute") for name, _, spec in scenario_walk.done_tests(raw, path)},
+            nodes={name: cls.parse(node, at) for name, at, node in scenario_walk.done_children(raw, path)},
         )
 
 
@@ -163,17 +159,16 @@ class Scenario:
         scenario = cls()
         if not raw:
             return scenario
-        scenario.rewards[0].merge(raw.get("reward"))
-        players = raw.get("rewards")
-        if isinstance(players, list):
-            for index, spec in enumerate(players[:2]):
-                scenario.rewards[index].merge(spec)
-        done = raw.get("done")
+        for path, spec in scenario_walk.reward_specs(raw):  # reward first: its terms win
+            player = scenario_walk.player(path)
+            if player is not None:
+                scenario.rewards[player].merge(spec, path)
+        done = raw.get(scenario_walk.DONE)
         if isinstance(done, dict):
-            if isinstance(done.get("script"), str) and done["script"]:
-                scenario.done_script = done["script"]
+            if isinstance(done.get(scenario_walk.SCRIPT), str) and done[scenario_walk.SCRIPT]:
+                scenario.done_script = done[scenario_walk.SCRIPT]
             scenario.done = DoneNode.parse(done)
-        actions = raw.get("actions")
+        actions = raw.get(scenario_walk.ACTIONS)
         if actions:
             if not (isinstance(actions, list) and all(
                 isinstance(g, list) and all(isinstance(c, list) and all(isinstance(b, str) for b in c) for c in g)
@@ -181,11 +176,11 @@ class Scenario:
             )):
                 raise ScenarioError("actions must be a list of groups of button-name lists")
             scenario.actions = actions
-        if "crops" in raw and isinstance(raw["crops"], list):
-            scenario.crops = [cls._crop(c) for c in raw["crops"]] or [(0, 0, 0, 0)]
-        elif "crop" in raw:
-            scenario.crops = [cls._crop(raw["crop"])]
-        scripts = raw.get("scripts")
+        if isinstance(raw.get(scenario_walk.CROPS), list):
+            scenario.crops = [cls._crop(c) for c in raw[scenario_walk.CROPS]] or [(0, 0, 0, 0)]
+        elif scenario_walk.CROP in raw:
+            scenario.crops = [cls._crop(raw[scenario_walk.CROP])]
+        scripts = raw.get(scenario_walk.SCRIPTS)
         if isinstance(scripts, list):
             scenario.scripts = [s for s in scripts if isinstance(s, str)]
         return scenario

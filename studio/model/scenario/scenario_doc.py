@@ -45,6 +45,7 @@ from emucore.integration import (
     write_scenario_json,
     write_script,
 )
+from emucore.integration import scenario_walk as walk
 from emucore.lua import LuaError, LuaScripts
 from emucore.scenario.loader import GameDataSources
 from studio.model.play.session import Session
@@ -121,39 +122,38 @@ class ScenarioDocument:
     @property
     def reward_key(self) -> str:
         """Where player 1's reward lives: ``reward``, or ``rewards[0]`` in a per-player scenario."""
-        return "rewards[0]" if "reward" not in self.data and isinstance(self.data.get("rewards"), list) else "reward"
+        return walk.key(walk.edited_reward(self.data))
 
     def _reward(self, create: bool = False) -> dict:
-        if self.reward_key == "rewards[0]":
-            players = self.data["rewards"]
+        if walk.edited_reward(self.data) != (walk.REWARD,):
+            players = self.data[walk.REWARDS]
             if not players or not isinstance(players[0], dict):
                 if not create:
                     return {}
                 players[:1] = [{}]
             return players[0]
-        reward = self.data.get("reward")
+        reward = self.data.get(walk.REWARD)
         if not isinstance(reward, dict):
             if not create:
                 return {}
-            reward = self.data["reward"] = {}
+            reward = self.data[walk.REWARD] = {}
         return reward
 
     def reward_terms(self) -> dict[str, dict]:
         """Player 1's reward terms by variable name, as written (missing fields take defaults)."""
-        terms = self._reward().get("variables")
-        return terms if isinstance(terms, dict) else {}
+        return walk.entries(self._reward(), walk.VARIABLES)
 
     def time_term(self) -> dict | None:
-        time = self._reward().get("time")
-        return time if isinstance(time, dict) else None
+        timed = walk.time_term(self._reward(), walk.edited_reward(self.data))
+        return timed[1] if timed else None
 
     def done_node(self, path: NodePath = ()) -> dict | None:
         """The done node at ``path`` as written, or None."""
-        node = self.data.get("done")
+        node = self.data.get(walk.DONE)
         for name in path:
-            if not isinstance(node, dict) or not isinstance(node.get("nodes"), dict):
+            if not isinstance(node, dict) or not isinstance(node.get(walk.NODES), dict):
                 return None
-            node = node["nodes"].get(name)
+            node = node[walk.NODES].get(name)
         return node if isinstance(node, dict) else None
 
     @property

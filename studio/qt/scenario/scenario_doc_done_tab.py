@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QInputDialog, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from emucore.integration import LintFinding
-from emucore.scenario.model import done_key
+from emucore.integration import scenario_walk as walk
 from studio.model.scenario.scenario_doc import NodePath, ScenarioDocument
 from studio.qt.scenario.scenario_doc_fields import NO_OP, parse_number
 from studio.qt.scenario.scenario_doc_lint_marks import finding_tint, findings_text, lint_label, show_lint
@@ -67,26 +67,22 @@ class DoneTreeTab(DocumentTab):
         tree.blockSignals(False)
 
     def _node_item(self, node: dict, path: NodePath) -> QTreeWidgetItem:
-        key = done_key(path)
-        item = QTreeWidgetItem([path[-1] if path else "done", "all" if node.get("condition") == "all" else "any"])
+        at = walk.node_path(path)
+        key = walk.key(at)
+        item = QTreeWidgetItem([path[-1] if path else walk.DONE, "all" if node.get(walk.CONDITION) == "all" else "any"])
         item.setData(0, Qt.ItemDataRole.UserRole, ("node", path, None))
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-        own = [f for f in self.doc.findings if f.key in (key, f"{key}.condition")]
+        own = [f for f in self.doc.findings if f.key in (key, walk.key((*at, walk.CONDITION)))]
         self._decorate(item, own)
-        variables = node.get("variables")
-        variables = variables if isinstance(variables, dict) else {}
-        for name, spec in variables.items():
+        for name, test_path, spec in walk.done_tests(node, at):
             spec = spec if isinstance(spec, dict) else {}
-            child = QTreeWidgetItem([
-                name, spec.get("op", NO_OP), str(spec.get("reference", 0)), spec.get("measurement", "absolute"),
-            ])
+            child = QTreeWidgetItem([name, spec.get(walk.OP, NO_OP), str(spec.get(walk.REFERENCE, 0)),
+                                     spec.get(walk.MEASUREMENT, "absolute")])
             child.setData(0, Qt.ItemDataRole.UserRole, ("test", path, name))
             child.setFlags(child.flags() | Qt.ItemFlag.ItemIsEditable)
-            self._decorate(child, self.doc.findings_for(f"{key}.variables.{name}"))
+            self._decorate(child, self.doc.findings_for(walk.key(test_path)))
             item.addChild(child)
-        nodes = node.get("nodes")
-        nodes = nodes if isinstance(nodes, dict) else {}
-        for name, sub in nodes.items():
+        for name, _, sub in walk.done_children(node, at):
             if isinstance(sub, dict):
                 item.addChild(self._node_item(sub, (*path, name)))
         return item
@@ -117,7 +113,7 @@ class DoneTreeTab(DocumentTab):
     def _add_test(self) -> None:
         kind, path, _ = self._selected()
         node = self.doc.done_node(path) or {}
-        used = set(node.get("variables") or {})
+        used = {name for name, _, _ in walk.done_tests(node, walk.node_path(path))}
         free = [name for name in self.doc.variable_names if name not in used]
         if free:
             self.doc.set_done_test(path, free[0], op="equal", reference=0)

@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QTableView, QVBoxLayout, QWidget
 
+from emucore.integration import scenario_walk as walk
 from studio.model.scenario.scenario_doc import MEASUREMENTS, ScenarioDocument
 from studio.qt.delegates import ChoiceDelegate
 from studio.qt.scenario.scenario_doc_fields import NO_OP, OP_CHOICES, parse_number
@@ -51,7 +52,7 @@ class RewardTermsModel(QAbstractTableModel):
         return super().flags(index) | Qt.ItemFlag.ItemIsEditable
 
     def key(self, row: int) -> str:
-        return f"{self.doc.reward_key}.variables.{self.names[row]}"
+        return walk.key(walk.term_path(walk.edited_reward(self.doc.data), self.names[row]))
 
     def _spec(self, row: int) -> dict:
         spec = self.doc.reward_terms().get(self.names[row])
@@ -65,11 +66,11 @@ class RewardTermsModel(QAbstractTableModel):
             spec = self._spec(row)
             return (
                 self.names[row],
-                spec.get("measurement", "delta"),
-                spec.get("op", NO_OP),
-                spec.get("reference", 0),
-                spec.get("reward", 0.0),
-                spec.get("penalty", 0.0),
+                spec.get(walk.MEASUREMENT, "delta"),
+                spec.get(walk.OP, NO_OP),
+                spec.get(walk.REFERENCE, 0),
+                spec.get(walk.TERM_REWARD, 0.0),
+                spec.get(walk.PENALTY, 0.0),
             )[column]
         if role in (Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole):
             findings = self.doc.findings_for(self.key(row))
@@ -154,10 +155,10 @@ class RewardTab(DocumentTab):
         doc = self.doc
         self.terms.reload()
         time = doc.time_term()
-        self.time_reward.setText(str(time.get("reward", 0.0)) if time else "")
+        self.time_reward.setText(str(time.get(walk.TERM_REWARD, 0.0)) if time else "")
         key = doc.reward_key
         show_lint(self.lint, [f for f in doc.findings if f.key == key or f.key.startswith(key + ".")
-                              or f.key == "rewards"])
+                              or f.key == walk.REWARDS])
 
     def _add_term(self) -> None:
         used = set(self.doc.reward_terms())
