@@ -22,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from emucore.integration import scenario_walk
+from emucore.integration.jsontext import KeyPath
 from emucore.operations import Operation
-from emucore.scenario.model import DoneNode, Scenario, Term, done_key
+from emucore.scenario.model import DoneNode, Scenario, Term
 
 Measure = Callable[[str, str], int]
 """``measure(name, measurement)``: a variable's value or delta, as the evaluator measures it."""
@@ -59,28 +61,29 @@ def explain(scenario: Scenario, measure: Measure) -> list[DoneReason]:
     For a done script this does not run the script: call it only when the script said done.
     """
     if scenario.done_script:
-        return [DoneReason("done.script", f"script {scenario.done_script} returned true")]
+        key = scenario_walk.key((scenario_walk.DONE, scenario_walk.SCRIPT))
+        return [DoneReason(key, f"script {scenario.done_script} returned true")]
     if scenario.done is None:
         return []
     return _node_reasons(scenario.done, (), measure) or []
 
 
-def _test_reason(name: str, term: Term, key: str, prefix: str, measure: Measure) -> DoneReason | None:
+def _test_reason(name: str, term: Term, at: KeyPath, prefix: str, measure: Measure) -> DoneReason | None:
     measured = measure(name, term.measurement)
     if term.apply(measured) <= 0:
         return None
     text = f"{prefix}{describe_test(name, term)} (is {measured})"
-    return DoneReason(f"{key}.variables.{name}", text, name, term, measured)
+    return DoneReason(scenario_walk.key(scenario_walk.term_path(at, name)), text, name, term, measured)
 
 
 def _node_reasons(node: DoneNode, path: tuple[str, ...], measure: Measure) -> list[DoneReason] | None:
     """The reasons ``node`` is true, or None when it is false (``Evaluator._node``'s logic)."""
-    key = done_key(path)
+    at = scenario_walk.node_path(path)
     prefix = f"{'.'.join(path)}: " if path else ""
     if node.condition == "all":
         reasons: list[DoneReason] = []
         for name, term in node.variables.items():
-            reason = _test_reason(name, term, key, prefix, measure)
+            reason = _test_reason(name, term, at, prefix, measure)
             if reason is None:
                 return None
             reasons.append(reason)
@@ -89,9 +92,9 @@ def _node_reasons(node: DoneNode, path: tuple[str, ...], measure: Measure) -> li
             if found is None:
                 return None
             reasons.extend(found)
-        return reasons or [DoneReason(key, f"{prefix}all with no tests is always true")]
+        return reasons or [DoneReason(scenario_walk.key(at), f"{prefix}all with no tests is always true")]
     for name, term in node.variables.items():
-        reason = _test_reason(name, term, key, prefix, measure)
+        reason = _test_reason(name, term, at, prefix, measure)
         if reason is not None:
             return [reason]
     for child_name, child in node.nodes.items():
