@@ -4,11 +4,11 @@
 stale, so the marker is given at collection (``mark_core``, from ``tests/conftest.py``): a test is ``core`` when
 the code it runs names a way in to a core. That code is the test function, the fixtures it uses and, followed
 through, the functions and classes of ``tests/`` and ``bench/`` they name: helpers imported from other test
-modules, those in a table they name and those a parameter holds included. The names are read from the compiled
-code, attribute names with them (``emucore.make`` names ``make``), so a test is marked whether it calls
-``Emulator`` itself or a helper that does. A way in is a name of :data:`CORE_NAMES` (the APIs that start an
-emulator, ``require_core``, the fixtures of the demo ROMs and of the installed games), or a string naming a
-demo game (``"StudioDemo-Nes"``: a test that runs the ``emucore`` command on it).
+modules (inside a function too), those in a table they name and those a parameter holds included. The names
+are read from the compiled code, attribute names with them (``emucore.make`` names ``make``), so a test is
+marked whether it calls ``Emulator`` itself or a helper that does. A way in is a name of :data:`CORE_NAMES`
+(the APIs that start an emulator, ``require_core``, the fixtures of the demo ROMs and of the installed games),
+or a string naming a demo game (``"StudioDemo-Nes"``: a test that runs the ``emucore`` command on it).
 
 The check (``core_loads_are_marked``, autouse): a test that starts a core in this process and is not marked
 fails, saying so. Add the name it went through to :data:`CORE_NAMES`, or mark the test ``@pytest.mark.core``
@@ -19,6 +19,7 @@ another process (the command line, a fork probe, a Ray worker) is not seen by th
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import types
 from collections.abc import Iterator
@@ -62,6 +63,13 @@ def _codes(obj: object) -> Iterator[types.CodeType]:
         stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
 
 
+def _module(name: str) -> types.ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except (Exception, pytest.skip.Exception):  # not importable here (Qt blocked, an extra missing): not followed
+        return None
+
+
 @functools.cache
 def _direct(obj: object) -> tuple[frozenset[str], tuple[object, ...]]:
     """The names and demo-game strings the code of ``obj`` holds, and the helpers of ours it names."""
@@ -70,6 +78,9 @@ def _direct(obj: object) -> tuple[frozenset[str], tuple[object, ...]]:
     glob = getattr(inspect.unwrap(obj), "__globals__", {}) if callable(obj) else {}
     for code in _codes(obj):
         found.update(code.co_names)
+        for module in (_module(n) for n in code.co_names if n.split(".")[0] in ("tests", "bench")):
+            # imported inside the function: ``from tests.x import helper`` names the module and the helper
+            helpers.extend(v for v in (getattr(module, n, None) for n in code.co_names) if v is not None and _ours(v))
         found.update(c for c in code.co_consts if isinstance(c, str) and any(g in c for g in DEMO_GAMES))
         for value in (glob[n] for n in code.co_names if n in glob):
             if isinstance(value, (str, Path)) and any(g in str(value) for g in DEMO_GAMES):  # DEMO = "StudioDemo-..."
@@ -122,7 +133,7 @@ def mark_core(items: list[pytest.Item]) -> None:
 
 def count_core_loads() -> None:
     """Counts every core started in this process (``CoreSession``: every emulator starts one)."""
-    from emucore.libretro.core_session import CoreSession
+    from emucore.libretro import CoreSession
 
     init = CoreSession.__init__
     if getattr(init, "counted", False):
