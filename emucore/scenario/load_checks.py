@@ -15,6 +15,7 @@ from typing import Any
 from emucore.errors import EmucoreError
 from emucore.host.memory import AddressSpace
 from emucore.integration import IntegrationError, variable_references
+from emucore.integration import scenario_walk as walk
 from emucore.scenario.model import Scenario
 
 
@@ -48,14 +49,14 @@ def check_script_functions(raw_scenario: dict, path: Path, has_scripts: bool) ->
     """
     if has_scripts:
         return
-    rewards = raw_scenario.get("rewards")
-    specs = [("reward", raw_scenario.get("reward")), ("done", raw_scenario.get("done"))]
-    specs += [(f"rewards[{i}]", spec) for i, spec in enumerate(rewards[:2] if isinstance(rewards, list) else [])]
-    for key, spec in specs:
-        if isinstance(spec, dict) and isinstance(spec.get("script"), str) and spec["script"]:
+    places = [(at, spec) for at, spec in walk.reward_specs(raw_scenario) if walk.player(at) is not None]
+    places += [(at, node) for at, node, top in walk.done_nodes(raw_scenario) if top]
+    places.sort(key=lambda place: place[0][0] == walk.REWARDS)  # reward, done, then rewards[i]
+    for at, spec in places:
+        if isinstance(spec, dict) and isinstance(spec.get(walk.SCRIPT), str) and spec[walk.SCRIPT]:
+            key = walk.key((*at, walk.SCRIPT))
             raise IntegrationError(
-                path, f"key {key}.script: names the Lua function {spec['script']!r}, but no script is loaded",
-                f"{key}.script",
+                path, f"key {key}: names the Lua function {spec[walk.SCRIPT]!r}, but no script is loaded", key
             )
 
 
