@@ -14,7 +14,7 @@ from emucore.integration.common import LintFinding
 from emucore.integration.jsontext import KeyPath
 from emucore.operations import Operation, scenario_operation
 
-MEASUREMENTS = frozenset({"absolute", "delta"})
+MEASUREMENTS = walk.MEASUREMENTS
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 

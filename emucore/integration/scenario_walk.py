@@ -17,7 +17,10 @@ Adding a field:
 
 - a term field (beside ``op``, ``measurement``, ...): add it to :data:`TERM_FIELDS` (and to
   :data:`NUMBER_FIELDS` if it is a number) and to the schema's ``term``; then teach its meaning
-  where it is used (``Term.parse`` in the model, a lint rule, the studio's editor);
+  where it is used (``Term.parse`` in the model, a lint rule, the studio's editor); the checker,
+  lint and the studio find it, and name its key, through the walker;
+- a value of ``measurement`` or ``condition``: :data:`MEASUREMENTS` or :data:`CONDITIONS`, and
+  the schema's enum;
 - a field of a reward or a done node: add it to :data:`REWARD_FIELDS` or :data:`NODE_FIELDS` and
   to the schema;
 - a new place holding terms (a second kind of node): add a walker function here yielding
@@ -71,6 +74,8 @@ TERM_REWARD: Final = "reward"
 PENALTY: Final = "penalty"
 TERM_FIELDS: Final = (MEASUREMENT, OP, REFERENCE, TERM_REWARD, PENALTY)
 NUMBER_FIELDS: Final = (REFERENCE, TERM_REWARD, PENALTY)  # stable-retro reads 0 for a non-number
+MEASUREMENTS: Final = ("delta", "absolute")  # a reward term's default first, then a done test's
+CONDITIONS: Final = ("any", "all")  # the default first
 
 
 class _NotAMapping:

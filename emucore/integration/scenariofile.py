@@ -31,9 +31,9 @@ SCENARIO_KEYS = walk.SCENARIO_KEYS
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 FLOAT32_MAX = 3.4028234663852886e38
 TERM_RANGES = {  # stable-retro reads reference as int64 and reward and penalty as float
-    "reference": (-(2**63), 2**63 - 1, "a 64-bit integer"),
-    "reward": (-FLOAT32_MAX, FLOAT32_MAX, "within float32's range"),
-    "penalty": (-FLOAT32_MAX, FLOAT32_MAX, "within float32's range"),
+    walk.REFERENCE: (-(2**63), 2**63 - 1, "a 64-bit integer"),
+    walk.TERM_REWARD: (-FLOAT32_MAX, FLOAT32_MAX, "within float32's range"),
+    walk.PENALTY: (-FLOAT32_MAX, FLOAT32_MAX, "within float32's range"),
 }
 
 

@@ -17,7 +17,7 @@ from emucore.integration import scenario_walk
 from emucore.integration.jsontext import KeyPath, is_number
 from emucore.operations import EVALUATE, Operation, scenario_operation
 
-MEASUREMENTS = ("delta", "absolute")
+MEASUREMENTS = scenario_walk.MEASUREMENTS
 ZERO = np.float32(0)
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 

@@ -54,7 +54,7 @@ from studio.model.scenario.scenario_doc_evaluation import LiveEvaluation
 from studio.model.scenario.scenario_doc_events import ScenarioEvents
 from studio.model.scenario.scenario_doc_lint import scenario_findings
 
-MEASUREMENTS = ("delta", "absolute")
+MEASUREMENTS = walk.MEASUREMENTS
 NodePath = tuple[str, ...]
 
 
@@ -63,15 +63,15 @@ def _spec(measurement: str, default_measurement: str, op: str | None, reference:
     """A term as stable-retro's saver writes it: default-valued fields left out."""
     spec: dict[str, Any] = {}
     if measurement != default_measurement:
-        spec["measurement"] = measurement
+        spec[walk.MEASUREMENT] = measurement
     if op:
-        spec["op"] = op
+        spec[walk.OP] = op
     if reference:
-        spec["reference"] = reference
+        spec[walk.REFERENCE] = reference
     if reward:
-        spec["reward"] = float(np.float32(reward))
+        spec[walk.TERM_REWARD] = float(np.float32(reward))
     if penalty:
-        spec["penalty"] = float(np.float32(penalty))
+        spec[walk.PENALTY] = float(np.float32(penalty))
     return spec
 
 
@@ -158,16 +158,16 @@ class ScenarioDocument:
 
     @property
     def crop(self) -> list[int]:
-        crop = self.data.get("crop")
+        crop = self.data.get(walk.CROP)
         return list(crop[:4]) if isinstance(crop, list) and len(crop) >= 4 else [0, 0, 0, 0]
 
     @property
     def actions(self) -> list | None:
-        return self.data.get("actions") or None
+        return self.data.get(walk.ACTIONS) or None
 
     @property
     def scripts(self) -> list[str]:
-        scripts = self.data.get("scripts")
+        scripts = self.data.get(walk.SCRIPTS)
         return [s for s in scripts if isinstance(s, str)] if isinstance(scripts, list) else []
 
     def findings_for(self, key: str) -> list[LintFinding]:
@@ -179,7 +179,7 @@ class ScenarioDocument:
     def set_reward_term(self, name: str, *, measurement: str = "delta", op: str | None = None,
                         reference: int = 0, reward: float = 0.0, penalty: float = 0.0) -> None:
         """Adds or replaces the reward term on variable ``name``."""
-        terms = self._reward(create=True).setdefault("variables", {})
+        terms = self._reward(create=True).setdefault(walk.VARIABLES, {})
         terms[name] = _spec(measurement, "delta", op, reference, reward, penalty)
         self._changed()
 
@@ -187,7 +187,7 @@ class ScenarioDocument:
         terms = self.reward_terms()
         if old == new or old not in terms or new in terms:
             return
-        self._reward()["variables"] = {new if k == old else k: v for k, v in terms.items()}
+        self._reward()[walk.VARIABLES] = {new if k == old else k: v for k, v in terms.items()}
         self._changed()
 
     def remove_reward_term(self, name: str) -> None:
@@ -199,94 +199,94 @@ class ScenarioDocument:
         """The per-frame reward (negative for a cost); 0 removes the time term."""
         spec = self._reward(create=True)
         if reward:
-            spec["time"] = {"reward": float(np.float32(reward))}
+            spec[walk.TIME] = {walk.TERM_REWARD: float(np.float32(reward))}
         else:
-            spec.pop("time", None)
+            spec.pop(walk.TIME, None)
         self._changed()
 
     # ---- editing: done ----
 
     def _done_node(self, path: NodePath) -> dict:
-        node = self.data.get("done")
+        node = self.data.get(walk.DONE)
         if not isinstance(node, dict):
-            node = self.data["done"] = {}
+            node = self.data[walk.DONE] = {}
         for name in path:
-            nodes = node.setdefault("nodes", {})
+            nodes = node.setdefault(walk.NODES, {})
             node = nodes.setdefault(name, {})
         return node
 
     def set_done_condition(self, path: NodePath, condition: str) -> None:
         node = self._done_node(path)
         if condition == "all":
-            node["condition"] = "all"
+            node[walk.CONDITION] = "all"
         else:
-            node.pop("condition", None)  # "any" is the default, which stable-retro's saver leaves out
+            node.pop(walk.CONDITION, None)  # "any" is the default, which stable-retro's saver leaves out
         self._changed()
 
     def add_done_node(self, path: NodePath, name: str, condition: str = "any") -> NodePath:
         """A new (empty) sub-node ``name`` of the node at ``path``; returns its path."""
         parent = self._done_node(path)
-        parent.setdefault("nodes", {})[name] = {"condition": "all"} if condition == "all" else {}
+        parent.setdefault(walk.NODES, {})[name] = {walk.CONDITION: "all"} if condition == "all" else {}
         self._changed()
         return (*path, name)
 
     def remove_done_node(self, path: NodePath) -> None:
         if not path:
-            self.data.pop("done", None)
+            self.data.pop(walk.DONE, None)
         else:
             parent = self.done_node(path[:-1])
-            if parent is None or not isinstance(parent.get("nodes"), dict) or path[-1] not in parent["nodes"]:
+            if parent is None or not isinstance(parent.get(walk.NODES), dict) or path[-1] not in parent[walk.NODES]:
                 return
-            del parent["nodes"][path[-1]]
-            if not parent["nodes"]:
-                del parent["nodes"]
+            del parent[walk.NODES][path[-1]]
+            if not parent[walk.NODES]:
+                del parent[walk.NODES]
         self._changed()
 
     def rename_done_node(self, path: NodePath, name: str) -> NodePath:
         """Renames the node at ``path`` (not the top), keeping its place among its siblings."""
         parent = self.done_node(path[:-1])
-        if not path or not name or parent is None or name in (parent.get("nodes") or {}):
+        if not path or not name or parent is None or name in (parent.get(walk.NODES) or {}):
             return path
-        parent["nodes"] = {name if k == path[-1] else k: v for k, v in parent["nodes"].items()}
+        parent[walk.NODES] = {name if k == path[-1] else k: v for k, v in parent[walk.NODES].items()}
         self._changed()
         return (*path[:-1], name)
 
     def set_done_test(self, path: NodePath, name: str, *, op: str | None = None, reference: int = 0,
                       measurement: str = "absolute") -> None:
         """Adds or replaces the test on variable ``name`` in the node at ``path``."""
-        self._done_node(path).setdefault("variables", {})[name] = _spec(measurement, "absolute", op, reference)
+        self._done_node(path).setdefault(walk.VARIABLES, {})[name] = _spec(measurement, "absolute", op, reference)
         self._changed()
 
     def remove_done_test(self, path: NodePath, name: str) -> None:
         node = self.done_node(path)
         if not node:
             return
-        variables = node.get("variables")
+        variables = node.get(walk.VARIABLES)
         if isinstance(variables, dict) and variables.pop(name, None) is not None:
             if not variables:
-                del node["variables"]
+                del node[walk.VARIABLES]
             self._changed()
 
     # ---- editing: actions, crop, scripts ----
 
     def set_crop(self, crop: list[int]) -> None:
         x, y, w, h = (int(v) for v in crop)
-        self.data["crop"] = [x, y, w, h]
+        self.data[walk.CROP] = [x, y, w, h]
         self._changed()
 
     def set_actions(self, groups: list | None) -> None:
         """The scenario's action groups (lists of combos of button names); None/[]: the system's."""
         if groups:
-            self.data["actions"] = groups
+            self.data[walk.ACTIONS] = groups
         else:
-            self.data.pop("actions", None)
+            self.data.pop(walk.ACTIONS, None)
         self._changed()
 
     def set_scripts(self, names: list[str]) -> None:
         if names:
-            self.data["scripts"] = list(names)
+            self.data[walk.SCRIPTS] = list(names)
         else:
-            self.data.pop("scripts", None)
+            self.data.pop(walk.SCRIPTS, None)
         self._load_scripts()
         self._changed()
 
@@ -294,9 +294,9 @@ class ScenarioDocument:
         """``which`` is ``"reward"`` or ``"done"``: the Lua function (``"lua:f"``) that decides it."""
         target = self._reward(create=True) if which == "reward" else self._done_node(())
         if reference:
-            target["script"] = reference
+            target[walk.SCRIPT] = reference
         else:
-            target.pop("script", None)
+            target.pop(walk.SCRIPT, None)
         self._changed()
 
     def lua_source(self, name: str) -> str:

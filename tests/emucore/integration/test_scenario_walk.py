@@ -99,6 +99,8 @@ def test_the_schema_lists_the_walkers_fields():
     schema = json.loads((schemas_dir() / "scenario.schema.json").read_text())
     defs = schema["$defs"]
     assert tuple(defs["term"]["properties"]) == walk.TERM_FIELDS
+    assert tuple(defs["term"]["properties"]["measurement"]["enum"]) == walk.MEASUREMENTS
+    assert tuple(defs["done"]["properties"]["condition"]["enum"]) == walk.CONDITIONS
     assert set(defs["reward"]["properties"]) == set(walk.REWARD_FIELDS)
     assert set(defs["done"]["properties"]) == set(walk.NODE_FIELDS)
     assert set(schema["properties"]) == set(walk.TOP_LEVEL_KEYS)
