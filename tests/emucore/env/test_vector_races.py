@@ -61,7 +61,8 @@ def test_close_from_another_thread_during_steps_ends_them_with_closed(native):
             vec.reset()
 
 
-MEET_WITHIN_S = 60.0  # the longest a step_beside goes on for the two threads to meet
+MEET_WITHIN_S = 60.0  # the longest a step_beside goes on for a step to run and the two threads to meet
+PAUSE_S = 0.0002  # between the other thread's calls
 
 
 def step_beside(vec: RetroVectorEnv, actions: list[np.ndarray], call: Callable[[], object],
@@ -85,6 +86,7 @@ def step_beside(vec: RetroVectorEnv, actions: list[np.ndarray], call: Callable[[
             except BaseException as error:  # noqa: BLE001 - reported below
                 failures.append(error)
                 return
+            time.sleep(PAUSE_S)  # as a monitor thread would: back-to-back calls could starve the batch of the env
 
     thread = threading.Thread(target=other)
     thread.start()
@@ -97,7 +99,7 @@ def step_beside(vec: RetroVectorEnv, actions: list[np.ndarray], call: Callable[[
             return steps + refused < attempts
         # the time asked for, then on until the threads met once (a loaded or sanitized runner may take longer to)
         now = time.monotonic()
-        return now < end or (tally["busy"] + refused == 0 and now < start + MEET_WITHIN_S)
+        return now < end or ((steps == 0 or tally["busy"] + refused == 0) and now < start + MEET_WITHIN_S)
 
     while going():
         try:
