@@ -19,8 +19,6 @@ from emucore.env import RetroVectorEnv
 from emucore.errors import EmulatorBusyError, EmulatorClosedError
 from emucore.libretro.native_batch import NativeBatch
 
-pytestmark = pytest.mark.slow  # races: threads run against a stepping batch for seconds
-
 GAME = "StudioDemo-Genesis"
 TRIALS = 12
 
@@ -61,10 +59,6 @@ def test_close_from_another_thread_during_steps_ends_them_with_closed(native):
             vec.reset()
 
 
-MEET_WITHIN_S = 60.0  # the longest a step_beside goes on for a step to run and the two threads to meet
-PAUSE_S = 0.0002  # between the other thread's calls
-
-
 def step_beside(vec: RetroVectorEnv, actions: list[np.ndarray], call: Callable[[], object],
                 seconds: float = 1.5, attempts: int | None = None) -> tuple[int, int, dict[str, int]]:
     """Steps ``vec`` for ``seconds`` (or ``attempts`` times: as many steps however slow the machine, a sanitizer
@@ -86,22 +80,12 @@ def step_beside(vec: RetroVectorEnv, actions: list[np.ndarray], call: Callable[[
             except BaseException as error:  # noqa: BLE001 - reported below
                 failures.append(error)
                 return
-            time.sleep(PAUSE_S)  # as a monitor thread would: back-to-back calls could starve the batch of the env
 
     thread = threading.Thread(target=other)
     thread.start()
     steps = refused = 0
-    start = time.monotonic()
-    end = start + seconds
-
-    def going() -> bool:
-        if attempts is not None:
-            return steps + refused < attempts
-        # the time asked for, then on until the threads met once (a loaded or sanitized runner may take longer to)
-        now = time.monotonic()
-        return now < end or ((steps == 0 or tally["busy"] + refused == 0) and now < start + MEET_WITHIN_S)
-
-    while going():
+    end = time.monotonic() + seconds
+    while time.monotonic() < end if attempts is None else steps + refused < attempts:
         try:
             vec.step(actions[steps % len(actions)])
             steps += 1
